@@ -1,0 +1,23 @@
+// A flit as it sits in a buffer: 16 bytes, no pointers, copied by value.
+#pragma once
+
+#include <cstdint>
+
+namespace wormsim {
+
+struct Flit {
+  uint64_t ready = 0;  // first cycle it may leave the router it is in
+  uint32_t msg = 0;    // message (worm) it belongs to
+  uint16_t hop = 0;    // head only: index of the hop it takes next (== hops: eject)
+  uint8_t head = 0;
+  uint8_t tail = 0;
+};
+static_assert(sizeof(Flit) == 16, "flits stay small: they are copied on every hop");
+
+// One hop of a precomputed route: the output port to take and the dateline VC class.
+struct RouteHop {
+  uint16_t port = 0;
+  uint8_t vc_class = 0;
+};
+
+}  // namespace wormsim

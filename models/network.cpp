@@ -1,0 +1,205 @@
+#include "models/network.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <csignal>
+#include <unordered_map>
+
+namespace wormsim {
+
+namespace {
+volatile std::sig_atomic_t g_stop_requested = 0;
+}
+
+void Network::request_stop() { g_stop_requested = 1; }
+
+std::string to_string(RunStatus s) {
+  switch (s) {
+    case RunStatus::Running: return "running";
+    case RunStatus::Completed: return "completed";
+    case RunStatus::Deadlock: return "deadlock";
+    case RunStatus::CycleLimit: return "cycle_limit";
+    case RunStatus::Interrupted: return "interrupted";
+    case RunStatus::Stalled: return "stalled";
+  }
+  return "?";
+}
+
+Network::Network(sc_core::sc_module_name name, const Topology& topo, const NetworkParams& params)
+    : sc_core::sc_module(name), topo_(topo), params_(params) {
+  ctx_.timing = params.timing;
+  ctx_.ports = params.ports;
+  ctx_.vcs = params.vcs;
+  ctx_.buffer_flits = params.buffer_flits;
+  ctx_.dateline_classes = topo.kind() == TopologyKind::Torus && params.vcs >= 2;
+  ctx_.link_busy.assign(topo.num_links(), 0);
+
+  const int n = topo.num_nodes();
+  const int inj = params.ports.injection_channels(topo);
+  const int ej = params.ports.ejection_channels(topo);
+  routers_.reserve(n);
+  nis_.reserve(n);
+  for (int node = 0; node < n; ++node) {
+    const std::string id = std::to_string(node);
+    routers_.push_back(std::make_unique<Router>(("router_" + id).c_str(), node, topo.num_ports(), inj, ej, &ctx_));
+    nis_.push_back(std::make_unique<NetworkInterface>(("ni_" + id).c_str(), node, inj, routers_.back().get(),
+                                                      topo.num_ports(), &ctx_));
+    routers_.back()->connect_interface(nis_.back().get());
+  }
+  for (int l = 0; l < topo.num_links(); ++l) {
+    Router* src = routers_[topo.link_src(l)].get();
+    Router* dst = routers_[topo.link_dst(l)].get();
+    src->connect_output(topo.link_port(l), dst, topo.link_input_port(l), l);
+    dst->connect_input(topo.link_input_port(l), src, topo.link_port(l));
+  }
+  ni_wake_.assign(n, kNever);
+  SC_METHOD(tick);
+}
+
+uint32_t Network::add_message(int src, int dst, const Route& route, uint32_t flits, int step) {
+  MessageRecord m;
+  m.src = src;
+  m.dst = dst;
+  m.step = step;
+  m.flits = flits;
+  m.route_begin = static_cast<uint32_t>(ctx_.hops.size());
+  m.hops = static_cast<uint16_t>(route.hops());
+  for (int i = 0; i < route.hops(); ++i)
+    ctx_.hops.push_back(RouteHop{static_cast<uint16_t>(topo_.link_port(route.links[i])), route.vc_class[i]});
+  if (params_.ports.kind == PortKind::AllPort) m.inj_channel = static_cast<int16_t>(ctx_.hops[m.route_begin].port);
+  ctx_.msgs.push_back(m);
+  return static_cast<uint32_t>(ctx_.msgs.size() - 1);
+}
+
+void Network::release(uint32_t msg, uint64_t when) {
+  MessageRecord& m = ctx_.msgs[msg];
+  m.release = when;
+  NetworkInterface* ni = nis_[m.src].get();
+  ni->submit(msg);
+  ni_wake_[m.src] = std::min(ni_wake_[m.src], when + ctx_.timing.startup);
+  if (!ni->active) {
+    ni->active = true;
+    active_nis_.push_back(ni);
+  }
+}
+
+void Network::refresh_active_routers() {
+  auto& act = ctx_.active_routers;
+  act.erase(std::remove_if(act.begin(), act.end(),
+                           [](Router* r) {
+                             if (r->holds_flits()) return false;
+                             r->set_active(false);
+                             return true;
+                           }),
+            act.end());
+  // Routers woken this cycle were not in the list (accept() only wakes inactive ones).
+  act.insert(act.end(), ctx_.woken_routers.begin(), ctx_.woken_routers.end());
+  ctx_.woken_routers.clear();
+}
+
+void Network::step_interfaces(uint64_t now) {
+  for (NetworkInterface* ni : active_nis_) {
+    uint64_t& wake = ni_wake_[ni->node()];
+    if (wake <= now) wake = ni->step(now);
+  }
+  active_nis_.erase(std::remove_if(active_nis_.begin(), active_nis_.end(),
+                                   [this](NetworkInterface* ni) {
+                                     if (ni_wake_[ni->node()] != kNever) return false;
+                                     ni->active = false;
+                                     return true;
+                                   }),
+                    active_nis_.end());
+  // Routers that received their first flit from an interface are stepped from the next cycle.
+  auto& act = ctx_.active_routers;
+  act.insert(act.end(), ctx_.woken_routers.begin(), ctx_.woken_routers.end());
+  ctx_.woken_routers.clear();
+}
+
+uint64_t Network::next_interface_wake() const {
+  uint64_t next = kNever;
+  for (NetworkInterface* ni : active_nis_) next = std::min(next, ni_wake_[ni->node()]);
+  return next;
+}
+
+void Network::tick() {
+  const uint64_t now = cycle_;
+  if (!started_) {
+    started_ = true;
+    if (source_) source_->start(*this, now);
+  }
+  if (g_stop_requested) {
+    status_ = RunStatus::Interrupted;
+    return;
+  }
+  ++cycles_stepped_;
+  for (Router* r : ctx_.active_routers) r->step(now);
+  refresh_active_routers();
+  if (source_) source_->after_routers(*this, now);
+  ctx_.delivered_now.clear();
+  step_interfaces(now);
+  if (source_) source_->after_interfaces(*this, now);
+  ctx_.injected_now.clear();
+
+  if (ctx_.flits_moved != moved_at_last_check_) {
+    moved_at_last_check_ = ctx_.flits_moved;
+    last_progress_ = now;
+  }
+  const bool in_flight = ctx_.flits_injected != ctx_.flits_ejected;
+  if (in_flight && params_.watchdog_cycles && now - last_progress_ >= params_.watchdog_cycles) {
+    find_wait_cycle(now);
+    status_ = RunStatus::Deadlock;
+    return;
+  }
+  uint64_t next = ctx_.active_routers.empty() ? next_interface_wake() : now + 1;
+  if (next == kNever) {
+    status_ = (source_ == nullptr || source_->finished()) ? RunStatus::Completed : RunStatus::Stalled;
+    return;
+  }
+  if (params_.max_cycles && next >= params_.max_cycles) {
+    status_ = RunStatus::CycleLimit;
+    cycle_ = params_.max_cycles;
+    return;
+  }
+  cycle_ = next;
+  next_trigger(sc_core::sc_time(static_cast<double>(next - now), sc_core::SC_NS));
+}
+
+// Follows "waits for" edges between blocked heads until one repeats: that loop
+// is the deadlock. Falls back to listing every blocked head.
+void Network::find_wait_cycle(uint64_t now) {
+  std::unordered_map<uint32_t, WaitEdge> waits;
+  std::vector<uint32_t> order;
+  for (Router* r : ctx_.active_routers)
+    for (const auto& w : r->waiting_heads(now)) {
+      if (waits.count(w.msg)) continue;
+      waits.emplace(w.msg, WaitEdge{r->node(), w.in_port, w.vc, w.msg, w.blocker, w.out_port});
+      order.push_back(w.msg);
+    }
+  std::sort(order.begin(), order.end());
+  for (uint32_t start : order) {
+    std::vector<uint32_t> path;
+    std::unordered_map<uint32_t, size_t> pos;
+    uint32_t cur = start;
+    while (waits.count(cur) && !pos.count(cur)) {
+      pos[cur] = path.size();
+      path.push_back(cur);
+      cur = waits[cur].blocker;
+    }
+    if (pos.count(cur)) {
+      for (size_t i = pos[cur]; i < path.size(); ++i) deadlock_.push_back(waits[path[i]]);
+      return;
+    }
+  }
+  for (uint32_t m : order) deadlock_.push_back(waits[m]);
+}
+
+bool Network::buffers_consistent() const {
+  uint64_t buffered = 0;
+  for (const auto& r : routers_) {
+    if (!r->buffers_within_capacity()) return false;
+    buffered += static_cast<uint64_t>(r->buffered());
+  }
+  return buffered == ctx_.flits_injected - ctx_.flits_ejected;
+}
+
+}  // namespace wormsim

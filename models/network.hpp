@@ -1,0 +1,90 @@
+// The whole simulated network as one SystemC module: a Router and a
+// NetworkInterface module per node, wired along the topology's links, and one
+// clocked process that steps only the routers and interfaces that have work
+// (idle parts cost nothing; when everything is idle the clock jumps straight to
+// the next release). See docs/timing-model.md.
+#pragma once
+
+#include <systemc>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/network_interface.hpp"
+#include "models/router.hpp"
+#include "models/routing.hpp"
+#include "models/sim_context.hpp"
+#include "models/topology.hpp"
+#include "models/traffic_source.hpp"
+
+namespace wormsim {
+
+struct NetworkParams {
+  int vcs = 1;
+  int buffer_flits = 4;
+  PortModel ports;
+  Timing timing;
+  uint64_t max_cycles = 0;        // 0: no limit
+  uint64_t watchdog_cycles = 0;   // 0: no deadlock watchdog
+};
+
+enum class RunStatus { Running, Completed, Deadlock, CycleLimit, Interrupted, Stalled };
+std::string to_string(RunStatus s);
+
+// One hop of a wait-for cycle found by the watchdog.
+struct WaitEdge {
+  int node, in_port, vc;
+  uint32_t msg, blocker;
+  int out_port;
+};
+
+class Network : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(Network);
+  Network(sc_core::sc_module_name name, const Topology& topo, const NetworkParams& params);
+
+  // Registers a message before the simulation starts; returns its id.
+  uint32_t add_message(int src, int dst, const Route& route, uint32_t flits, int step);
+  // Hands a message to its sender's interface at cycle `when` (>= the current cycle).
+  void release(uint32_t msg, uint64_t when);
+  bool can_start(uint32_t msg) const { return nis_[ctx_.msgs[msg].src]->can_start(msg); }
+
+  void set_traffic(TrafficSource* source) { source_ = source; }
+  // Asks the run to stop at the next cycle boundary (signal handlers may call it).
+  static void request_stop();
+
+  const Topology& topology() const { return topo_; }
+  const SimContext& context() const { return ctx_; }
+  RunStatus status() const { return status_; }
+  uint64_t cycle() const { return cycle_; }
+  uint64_t cycles_simulated() const { return cycles_stepped_; }
+  const std::vector<WaitEdge>& deadlock_cycle() const { return deadlock_; }
+  // True when no buffer holds more than its capacity and flit counts add up.
+  bool buffers_consistent() const;
+
+ private:
+  void tick();
+  void step_interfaces(uint64_t now);
+  void refresh_active_routers();
+  void find_wait_cycle(uint64_t now);
+  uint64_t next_interface_wake() const;
+
+  const Topology& topo_;
+  NetworkParams params_;
+  SimContext ctx_;
+  std::vector<std::unique_ptr<Router>> routers_;
+  std::vector<std::unique_ptr<NetworkInterface>> nis_;
+  std::vector<uint64_t> ni_wake_;
+  std::vector<NetworkInterface*> active_nis_;
+  TrafficSource* source_ = nullptr;
+  RunStatus status_ = RunStatus::Running;
+  uint64_t cycle_ = 0;
+  uint64_t cycles_stepped_ = 0;
+  uint64_t last_progress_ = 0;
+  uint64_t moved_at_last_check_ = 0;
+  bool started_ = false;
+  std::vector<WaitEdge> deadlock_;
+};
+
+}  // namespace wormsim

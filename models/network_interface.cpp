@@ -1,0 +1,110 @@
+#include "models/network_interface.hpp"
+
+#include <algorithm>
+
+#include "models/router.hpp"
+
+namespace wormsim {
+
+NetworkInterface::NetworkInterface(sc_core::sc_module_name name, int node, int channels, Router* router,
+                                   int first_injection_port, SimContext* ctx)
+    : sc_core::sc_module(name), node_(node), router_(router), first_port_(first_injection_port), ctx_(ctx) {
+  const uint16_t depth = static_cast<uint16_t>(ctx->buffer_flits);
+  ch_.resize(channels);
+  credit_store_.resize(static_cast<size_t>(channels) * depth);
+  for (int c = 0; c < channels; ++c) ch_[c].credits.bind(credit_store_.data() + c * depth, depth);
+  claimed_.assign(channels, 0);
+}
+
+void NetworkInterface::submit(uint32_t msg) { queue_.push_back(msg); }
+
+bool NetworkInterface::busy() const {
+  if (!queue_.empty()) return true;
+  for (const auto& c : ch_)
+    if (c.msg != kNoMessage) return true;
+  return false;
+}
+
+// The channel a message may start on now, or -1. `claimed` marks channels that an
+// earlier waiting message is entitled to first.
+int NetworkInterface::usable_channel(uint32_t msg, const std::vector<char>& claimed) const {
+  if (ctx_->ports.kind == PortKind::AllPort) {
+    const int c = ctx_->msgs[msg].inj_channel;
+    return (ch_[c].msg == kNoMessage && !claimed[c]) ? c : -1;
+  }
+  for (size_t c = 0; c < ch_.size(); ++c)
+    if (ch_[c].msg == kNoMessage && !claimed[c]) return static_cast<int>(c);
+  return -1;
+}
+
+bool NetworkInterface::can_start(uint32_t msg) const {
+  std::vector<char> none(ch_.size(), 0);
+  if (ctx_->ports.kind == PortKind::AllPort) {
+    for (uint32_t q : queue_)
+      if (ctx_->msgs[q].inj_channel == ctx_->msgs[msg].inj_channel) return false;
+  } else if (!queue_.empty()) {
+    return false;
+  }
+  return usable_channel(msg, none) >= 0;
+}
+
+void NetworkInterface::start_waiting(uint64_t now) {
+  std::fill(claimed_.begin(), claimed_.end(), 0);
+  const bool per_channel = ctx_->ports.kind == PortKind::AllPort;
+  for (auto it = queue_.begin(); it != queue_.end();) {
+    const uint32_t msg = *it;
+    const bool due = ctx_->msgs[msg].release + ctx_->timing.startup <= now;
+    const int c = due ? usable_channel(msg, claimed_) : -1;
+    if (c < 0) {
+      // Order is kept: per channel for all-port, for the whole node otherwise.
+      if (!per_channel) break;
+      claimed_[ctx_->msgs[msg].inj_channel] = 1;
+      ++it;
+      continue;
+    }
+    ch_[c].msg = msg;
+    ch_[c].next_flit = 0;
+    claimed_[c] = 1;  // starts now; its header goes in this cycle
+    it = queue_.erase(it);
+  }
+}
+
+void NetworkInterface::inject(int c, uint64_t now) {
+  Channel& ch = ch_[c];
+  if (ch.credits.available(now) == 0) return;
+  MessageRecord& m = ctx_->msgs[ch.msg];
+  Flit f;
+  f.ready = now + ctx_->timing.router_delay;
+  f.msg = ch.msg;
+  f.hop = 0;
+  f.head = ch.next_flit == 0;
+  f.tail = ch.next_flit + 1 == m.flits;
+  if (f.head) m.inject = now;
+  ch.credits.consume();
+  router_->accept(first_port_ + c, 0, f);
+  ++ctx_->flits_moved;
+  ++ctx_->flits_injected;
+  if (f.tail) {
+    ctx_->injected_now.push_back(ch.msg);
+    ch.msg = kNoMessage;
+  } else {
+    ++ch.next_flit;
+  }
+}
+
+uint64_t NetworkInterface::step(uint64_t now) {
+  if (!queue_.empty()) start_waiting(now);
+  bool busy_channel = false;
+  for (size_t c = 0; c < ch_.size(); ++c) {
+    if (ch_[c].msg == kNoMessage) continue;
+    inject(static_cast<int>(c), now);
+    busy_channel = busy_channel || ch_[c].msg != kNoMessage;
+  }
+  if (busy_channel) return now + 1;
+  uint64_t next = kNever;
+  for (uint32_t msg : queue_)
+    next = std::min(next, std::max(now + 1, ctx_->msgs[msg].release + ctx_->timing.startup));
+  return next;
+}
+
+}  // namespace wormsim

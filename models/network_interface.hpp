@@ -1,0 +1,60 @@
+// The network interface (NI) of one node: it takes released messages, waits out
+// the startup time, and feeds their flits into the router's injection channels,
+// one flit per channel per cycle, under the same credit flow control as a link.
+// Which channels a message may use is the port model's (models/port_model.hpp);
+// messages that cannot start at once wait in release order ("port wait").
+// Ejection needs no NI state: the router's ejection channels are always drained.
+#pragma once
+
+#include <systemc>
+
+#include <deque>
+#include <vector>
+
+#include "models/channel.hpp"
+#include "models/sim_context.hpp"
+
+namespace wormsim {
+
+class Router;
+
+class NetworkInterface : public sc_core::sc_module {
+ public:
+  NetworkInterface(sc_core::sc_module_name name, int node, int channels, Router* router,
+                   int first_injection_port, SimContext* ctx);
+
+  // A released message (its release time is set) joins the queue.
+  void submit(uint32_t msg);
+  // The router freed a slot of channel `ch`'s injection buffer; seen at `when`.
+  void credit(int ch, uint64_t when) { ch_[ch].credits.give_back(when); }
+  // Starts waiting messages and injects one flit per busy channel. Returns the
+  // next cycle at which it has work (kNever when idle).
+  uint64_t step(uint64_t now);
+  // True when a message could start on a channel right now (eager release rule).
+  bool can_start(uint32_t msg) const;
+
+  int node() const { return node_; }
+  bool busy() const;
+  bool active = false;  // in the network's active list
+
+ private:
+  struct Channel {
+    uint32_t msg = kNoMessage;
+    uint32_t next_flit = 0;
+    CreditCounter credits;
+  };
+  int usable_channel(uint32_t msg, const std::vector<char>& claimed) const;
+  void start_waiting(uint64_t now);
+  void inject(int ch, uint64_t now);
+
+  int node_;
+  Router* router_;
+  int first_port_;
+  SimContext* ctx_;
+  std::vector<Channel> ch_;
+  std::vector<uint64_t> credit_store_;
+  std::deque<uint32_t> queue_;
+  std::vector<char> claimed_;  // scratch for start_waiting
+};
+
+}  // namespace wormsim

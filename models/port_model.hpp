@@ -1,0 +1,34 @@
+// The network interface's port model: how many messages a node can inject and
+// eject at once.
+//   one-port: one injection and one ejection channel per node (default);
+//   all-port: one injection channel per outgoing link and one ejection channel
+//             per incoming link; a message injects on the channel of its first
+//             hop and ejects on the channel of the link it arrives on;
+//   k-port:   k injection and k ejection channels, any free one is used.
+#pragma once
+
+#include <string>
+
+#include "models/topology.hpp"
+
+namespace wormsim {
+
+enum class PortKind { OnePort, AllPort, KPort };
+
+struct PortModel {
+  PortKind kind = PortKind::OnePort;
+  int k = 1;  // channels per direction for k-port
+
+  int injection_channels(const Topology& topo) const {
+    return kind == PortKind::OnePort ? 1 : kind == PortKind::AllPort ? topo.num_ports() : k;
+  }
+  int ejection_channels(const Topology& topo) const { return injection_channels(topo); }
+  // How many messages a node may start in one step without serialisation.
+  int sends_per_step(const Topology& topo, int node) const;
+  std::string describe() const;
+};
+
+// Accepts "one-port", "all-port", "k-port" (with k given separately) and "N-port".
+bool parse_port_model(const std::string& text, PortModel& out);
+
+}  // namespace wormsim

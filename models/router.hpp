@@ -1,0 +1,136 @@
+// Input-buffered wormhole router with credit-based flow control.
+//
+// Ports: link ports 0..L-1 (see topology.hpp), then the interface's channels:
+// input ports L.. are injection channels, output ports L.. are ejection
+// channels. Each link input port has `vcs` virtual channels of `buffer_flits`
+// flits; injection inputs have one. A worm's header reserves an output VC (or an
+// ejection channel), body flits follow it, and the tail releases it.
+//
+// Per cycle (see docs/timing-model.md for the arbitration rules):
+//   1. VC allocation: heads at the front of idle input VCs, in round-robin
+//      order, take a free output VC of their dateline class (lowest index
+//      first) or a free ejection channel.
+//   2. Switch allocation, separable input-first: each input port offers one VC
+//      that holds an output and has a credit (round-robin per input port); each
+//      output port grants one offer (round-robin per output port).
+//   3. Every head that could have moved and did not is charged one stall cycle,
+//      attributed to the worm it waits behind.
+// The router is stepped by the network only while it holds flits.
+#pragma once
+
+#include <systemc>
+
+#include <vector>
+
+#include "models/channel.hpp"
+#include "models/sim_context.hpp"
+
+namespace wormsim {
+
+class NetworkInterface;
+
+class Router : public sc_core::sc_module {
+ public:
+  Router(sc_core::sc_module_name name, int node, int link_ports, int inj_channels, int ej_channels,
+         SimContext* ctx);
+
+  // Wiring, done once at elaboration.
+  void connect_output(int port, Router* downstream, int downstream_port, int link_id);
+  void connect_input(int port, Router* upstream, int upstream_port);
+  void connect_interface(NetworkInterface* ni) { ni_ = ni; }
+
+  // A flit arrives on an input VC (its slot was reserved by a credit).
+  void accept(int in_port, int vc, const Flit& f) {
+    in_[in_port * vcs_ + vc].q.push(f);
+    if (buffered_++ == 0 && !active_) {
+      active_ = true;
+      ctx_->woken_routers.push_back(this);
+    }
+  }
+  // A slot of the downstream FIFO behind output VC (port, vc) is free from `when` on.
+  void credit(int out_port, int vc, uint64_t when) { out_[out_port * vcs_ + vc].credits.give_back(when); }
+
+  void step(uint64_t now);
+
+  int node() const { return node_; }
+  bool holds_flits() const { return buffered_ > 0; }
+  // Cleared by the network when it drops the router from the active list.
+  void set_active(bool a) { active_ = a; }
+
+  // For the watchdog's report: the worm each waiting head is blocked by.
+  struct Wait {
+    int in_port, vc;
+    uint32_t msg, blocker;
+    int out_port;  // requested output port (>= link ports: ejection)
+  };
+  std::vector<Wait> waiting_heads(uint64_t now) const;
+  // Sum of flits in the buffers, and checks that no buffer holds more than its capacity.
+  int buffered() const { return buffered_; }
+  bool buffers_within_capacity() const;
+
+ private:
+  struct InputVC {
+    FlitQueue q;
+    int32_t out = -1;  // output VC held by the worm at the front (-1: none)
+    uint32_t blocked_by = kNoMessage;  // who the front head waited for last cycle
+  };
+  struct OutputVC {
+    CreditCounter credits;
+    uint32_t owner = kNoMessage;
+    uint32_t previous = kNoMessage;  // last worm that held it: its flits may still fill the FIFO downstream
+  };
+  struct OutputLink {
+    Router* dst = nullptr;
+    int dst_port = -1;
+    int link = -1;
+  };
+  struct InputLink {
+    Router* src = nullptr;
+    int src_port = -1;
+  };
+
+  bool is_ejection(int out_vc) const { return out_vc >= link_ports_ * vcs_; }
+  int out_port_of(int out_vc) const {
+    return is_ejection(out_vc) ? link_ports_ + (out_vc - link_ports_ * vcs_) : out_vc / vcs_;
+  }
+  int in_port_of(int in_vc) const { return in_vc / vcs_; }
+
+  void allocate_vcs(uint64_t now);
+  bool try_allocate(int in_vc, const Flit& head);
+  uint32_t allocation_blocker(int in_vc, const Flit& head) const;
+  void allocate_switch(uint64_t now);
+  bool can_send(int out_vc, uint64_t now);
+  void move_flit(int in_vc, uint64_t now);
+  void return_credit(int in_vc, uint64_t when);
+  void charge_stalls(uint64_t now);
+
+  int node_;
+  int link_ports_, inj_channels_, ej_channels_;
+  int in_ports_, out_ports_;
+  int vcs_;
+  SimContext* ctx_;
+  NetworkInterface* ni_ = nullptr;
+  int buffered_ = 0;
+  bool active_ = false;
+
+  std::vector<InputVC> in_;       // in_ports_ * vcs_ (injection ports use VC 0 only)
+  std::vector<OutputVC> out_;     // link_ports_ * vcs_ link VCs, then ej_channels_ ejection channels
+  std::vector<OutputLink> out_link_;
+  std::vector<InputLink> in_link_;
+  std::vector<Flit> flit_store_;
+  std::vector<uint64_t> credit_store_;
+
+  // Arbitration state
+  int va_next_ = 0;                 // round-robin start over input VCs
+  std::vector<int> in_next_vc_;     // per input port
+  std::vector<int> out_next_in_;    // per output port
+  // Per-cycle scratch
+  std::vector<int> offer_;          // per input port: offered input VC or -1
+  std::vector<uint32_t> moved_;     // per input VC: worm that moved this cycle or kNoMessage
+  std::vector<uint32_t> granted_;   // per output port: worm granted this cycle
+  std::vector<int> requested_outs_;
+  std::vector<int> moved_list_;
+  static constexpr uint32_t kRequested = kNoMessage - 1;
+};
+
+}  // namespace wormsim

@@ -1,0 +1,37 @@
+// Routes: the directed links a worm takes from its source to its destination,
+// with the virtual-channel class it must use on each hop.
+//
+// Dimension-order routing: mesh, dimension 0 first; torus, the shorter way round
+// in each dimension, ties to "+"; hypercube, e-cube (lowest differing bit first).
+// On a torus the VC class is the dateline class: 0 until the worm crosses the
+// wrap-around link of the dimension it is travelling in, 1 after it; it goes back
+// to 0 when the worm turns into the next dimension. This makes dimension-order
+// routing on tori deadlock-free with two VCs (Dally & Seitz).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/topology.hpp"
+
+namespace wormsim {
+
+struct Route {
+  std::vector<int> links;           // directed link ids, in order
+  std::vector<uint8_t> vc_class;    // dateline class per hop (always 0 off tori)
+  int hops() const { return static_cast<int>(links.size()); }
+};
+
+// Dimension-order route between two distinct nodes.
+Route dimension_order_route(const Topology& topo, int src, int dst);
+
+// The route along an explicit list of nodes (src first, dst last). Returns false
+// and explains in *error when two consecutive nodes are not neighbours.
+bool route_from_nodes(const Topology& topo, const std::vector<int>& nodes, Route& out,
+                      std::string* error);
+
+// Nodes visited by a route, source first.
+std::vector<int> route_nodes(const Topology& topo, int src, const Route& route);
+
+}  // namespace wormsim

@@ -1,0 +1,79 @@
+// State shared by every module of one simulated network: the message table
+// (routes, timestamps, stall counters), per-link counters, the lists of active
+// routers and interfaces, and the events of the current cycle. Routers and
+// network interfaces hold a pointer to it instead of calling each other through
+// callbacks, so the per-flit path has no virtual calls.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "models/flit.hpp"
+#include "models/port_model.hpp"
+#include "models/timing.hpp"
+
+namespace wormsim {
+
+class Router;
+class NetworkInterface;
+
+constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
+constexpr uint32_t kNoMessage = std::numeric_limits<uint32_t>::max();
+
+// Runtime record of one message (worm).
+struct MessageRecord {
+  // Static
+  int32_t src = -1, dst = -1;
+  int32_t step = -1;           // schedule step; -1 for background traffic
+  uint32_t flits = 1;
+  uint32_t route_begin = 0;    // first hop in SimContext::hops
+  uint16_t hops = 0;
+  int16_t inj_channel = -1;    // all-port: the channel of the first hop
+  // Timestamps (kNever until they happen)
+  uint64_t release = kNever;         // handed to the sender's interface
+  uint64_t inject = kNever;          // header entered the source router
+  uint64_t header_arrival = kNever;  // header ejected at the destination
+  uint64_t delivered = kNever;       // tail ejected at the destination
+  // Cycles the header waited (see docs/metrics.md)
+  uint64_t stall_step = 0;     // behind a worm of the same step
+  uint64_t stall_depth = 0;    // behind a worm of another step
+  uint64_t stall_background = 0;  // behind background traffic
+};
+
+struct SimContext {
+  Timing timing;
+  PortModel ports;
+  int vcs = 1;
+  int buffer_flits = 4;
+  bool dateline_classes = false;  // torus with >= 2 VCs: VC v serves class v % 2
+
+  std::vector<RouteHop> hops;
+  std::vector<MessageRecord> msgs;
+  std::vector<uint64_t> link_busy;  // flits carried per directed link
+
+  // Activity
+  std::vector<Router*> active_routers;
+  std::vector<Router*> woken_routers;  // activated during the current cycle
+  // Events of the current cycle, consumed by the schedule executor
+  std::vector<uint32_t> delivered_now;  // tails ejected
+  std::vector<uint32_t> injected_now;   // tails that left their injection channel
+  // Progress counters for the watchdog and the invariants
+  uint64_t flits_moved = 0;     // flit movements of any kind (cumulative)
+  uint64_t flits_injected = 0;
+  uint64_t flits_ejected = 0;
+
+  const RouteHop* route_of(uint32_t msg) const { return hops.data() + msgs[msg].route_begin; }
+
+  // Adds a header's waiting cycles to the right counter for the worm it waited behind.
+  void charge_stall(uint32_t msg, uint32_t blocker, uint64_t cycles) {
+    MessageRecord& m = msgs[msg];
+    if (blocker == kNoMessage || blocker == msg) return;
+    const int32_t bstep = msgs[blocker].step;
+    if (bstep < 0) m.stall_background += cycles;
+    else if (bstep == m.step) m.stall_step += cycles;
+    else m.stall_depth += cycles;
+  }
+};
+
+}  // namespace wormsim

@@ -1,0 +1,157 @@
+#include "models/topology.hpp"
+
+#include <cstdlib>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+
+namespace wormsim {
+
+std::string to_string(TopologyKind kind) {
+  switch (kind) {
+    case TopologyKind::Mesh: return "mesh";
+    case TopologyKind::Torus: return "torus";
+    case TopologyKind::Hypercube: return "hypercube";
+  }
+  return "?";
+}
+
+bool parse_topology_kind(const std::string& text, TopologyKind& kind) {
+  if (text == "mesh" || text == "line") kind = TopologyKind::Mesh;
+  else if (text == "torus" || text == "ring") kind = TopologyKind::Torus;
+  else if (text == "hypercube") kind = TopologyKind::Hypercube;
+  else return false;
+  return true;
+}
+
+std::string TopologySpec::describe() const {
+  std::ostringstream os;
+  os << to_string(kind) << ' ';
+  if (kind == TopologyKind::Hypercube) {
+    os << "d=" << (dims.empty() ? 0 : dims[0]);
+  } else {
+    for (size_t i = 0; i < dims.size(); ++i) os << (i ? "x" : "") << dims[i];
+  }
+  return os.str();
+}
+
+// Largest network we agree to build: beyond this the per-node state alone
+// would not fit the machines this runs on.
+static constexpr long long kMaxNodes = 1LL << 24;
+
+Topology::Topology(TopologySpec spec) : spec_(std::move(spec)) {
+  if (spec_.dims.empty()) throw std::invalid_argument("dims must list at least one dimension");
+  if (spec_.kind == TopologyKind::Hypercube) {
+    if (spec_.dims.size() != 1)
+      throw std::invalid_argument("a hypercube takes one number, its dimension d (dims: [d])");
+    int d = spec_.dims[0];
+    if (d < 1 || d > 16) throw std::invalid_argument("hypercube dimension must be 1..16, got " + std::to_string(d));
+    radix_.assign(d, 2);
+  } else {
+    for (int r : spec_.dims)
+      if (r < 1) throw std::invalid_argument("every radix must be at least 1, got " + std::to_string(r));
+    radix_ = spec_.dims;
+  }
+  long long n = 1;
+  stride_.resize(radix_.size());
+  for (size_t d = 0; d < radix_.size(); ++d) {
+    stride_[d] = static_cast<int>(n);
+    n *= radix_[d];
+    if (n > kMaxNodes)
+      throw std::invalid_argument("network too large: more than " + std::to_string(kMaxNodes) + " nodes");
+  }
+  num_nodes_ = static_cast<int>(n);
+  const bool cube = spec_.kind == TopologyKind::Hypercube;
+  num_ports_ = cube ? num_dims() : 2 * num_dims();
+  neighbor_.assign(static_cast<size_t>(num_nodes_) * num_ports_, -1);
+  link_of_.assign(neighbor_.size(), -1);
+  graph_ = TopologyGraph(num_nodes_);
+
+  for (int node = 0; node < num_nodes_; ++node) {
+    for (int port = 0; port < num_ports_; ++port) {
+      const int dim = port_dim(port);
+      const int k = radix_[dim];
+      const int c = coord(node, dim);
+      int nc;
+      bool wrap = false;
+      if (cube) {
+        nc = 1 - c;
+      } else {
+        if (k == 1) continue;
+        nc = c + port_dir(port);
+        if (nc < 0 || nc >= k) {
+          if (spec_.kind == TopologyKind::Mesh) continue;
+          nc = (nc + k) % k;
+          wrap = true;
+        }
+      }
+      const int nb = node + (nc - c) * stride_[dim];
+      const int id = num_links();
+      neighbor_[node * num_ports_ + port] = nb;
+      link_of_[node * num_ports_ + port] = id;
+      link_src_.push_back(node);
+      link_dst_.push_back(nb);
+      link_port_.push_back(port);
+      link_wrap_.push_back(wrap);
+      LinkProps props;
+      props.id = id;
+      props.port = port;
+      props.dim = dim;
+      props.dir = cube ? (c == 0 ? 1 : -1) : port_dir(port);
+      props.wrap = wrap;
+      boost::add_edge(node, nb, props, graph_);
+    }
+  }
+}
+
+std::vector<int> Topology::coords(int node) const {
+  std::vector<int> c(radix_.size());
+  for (size_t d = 0; d < radix_.size(); ++d) c[d] = coord(node, static_cast<int>(d));
+  return c;
+}
+
+int Topology::node_at(const std::vector<int>& c) const {
+  if (c.size() != radix_.size()) return -1;
+  int node = 0;
+  for (size_t d = 0; d < radix_.size(); ++d) {
+    if (c[d] < 0 || c[d] >= radix_[d]) return -1;
+    node += c[d] * stride_[d];
+  }
+  return node;
+}
+
+int Topology::distance(int a, int b) const {
+  int h = 0;
+  for (int d = 0; d < num_dims(); ++d) {
+    const int delta = std::abs(coord(a, d) - coord(b, d));
+    h += spec_.kind == TopologyKind::Torus ? std::min(delta, radix_[d] - delta) : delta;
+  }
+  return h;
+}
+
+int Topology::link_between(int a, int b) const {
+  if (!valid_node(a) || !valid_node(b)) return -1;
+  int best = -1;
+  for (auto [it, end] = boost::out_edges(a, graph_); it != end; ++it) {
+    if (boost::target(*it, graph_) != static_cast<size_t>(b)) continue;
+    const LinkProps& p = graph_[*it];
+    if (best < 0 || p.dir > 0) best = p.id;
+  }
+  return best;
+}
+
+std::string Topology::node_name(int node) const {
+  std::string s;
+  if (spec_.kind == TopologyKind::Hypercube) {
+    for (int d = num_dims() - 1; d >= 0; --d) s += static_cast<char>('0' + coord(node, d));
+    return s;
+  }
+  s = "(";
+  for (int d = 0; d < num_dims(); ++d) {
+    if (d) s += ',';
+    s += std::to_string(coord(node, d));
+  }
+  return s + ")";
+}
+
+}  // namespace wormsim

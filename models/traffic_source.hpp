@@ -1,0 +1,27 @@
+// What decides when messages are released into the network: the schedule
+// executor (sim/executor.hpp), later also synthetic traffic. The network calls
+// it once per simulated cycle, never per flit.
+#pragma once
+
+#include <cstdint>
+
+namespace wormsim {
+
+class Network;
+
+class TrafficSource {
+ public:
+  virtual ~TrafficSource() = default;
+  // Cycle 0: release what is due at the start.
+  virtual void start(Network& net, uint64_t now) = 0;
+  // After the routers stepped: the tails ejected this cycle are in
+  // SimContext::delivered_now. Releases made here happen at `now`.
+  virtual void after_routers(Network& net, uint64_t now) = 0;
+  // After the interfaces stepped: tails that left their injection channel are in
+  // SimContext::injected_now. Releases made here happen at `now + 1`.
+  virtual void after_interfaces(Network& net, uint64_t now) = 0;
+  // True once nothing more will ever be released.
+  virtual bool finished() const = 0;
+};
+
+}  // namespace wormsim

@@ -1,0 +1,42 @@
+// Static figures of a schedule, computed without simulating: what
+// `wormsim schedule check` prints and what generator tests assert.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/routing.hpp"
+#include "models/topology.hpp"
+#include "schedules/schedule.hpp"
+
+namespace wormsim {
+
+// Two messages of the same step whose routes share a directed link.
+struct ContentionPair {
+  int step = 0;      // 0-based
+  int first = 0;     // message indices within the step, first < second
+  int second = 0;
+  int link = -1;     // one shared directed link (the first along `first`'s route)
+};
+
+struct StaticAnalysis {
+  int steps = 0;
+  int64_t messages = 0;
+  int64_t tcd = 0;            // total communication distance: sum of route lengths in hops
+  int max_hops = 0;
+  double mean_hops = 0.0;
+  int64_t flit_hops = 0;      // sum over messages of flits x hops
+  int lower_bound_steps = 0;  // ceil(log2 N) for a one-port broadcast, else 0
+  std::vector<int64_t> step_tcd;              // per step
+  std::vector<ContentionPair> contention;     // static step contention (same-step shared links)
+  int64_t step_contention_pairs() const { return static_cast<int64_t>(contention.size()); }
+};
+
+// The route a message takes: its explicit route if it has one, else dimension order.
+Route message_route(const Topology& topo, const ScheduledMessage& m);
+
+// Analyses a structurally valid schedule (see validator.hpp) on its topology.
+StaticAnalysis analyze_schedule(const Schedule& schedule, const Topology& topo);
+
+}  // namespace wormsim

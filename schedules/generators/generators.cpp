@@ -1,0 +1,31 @@
+#include "schedules/generators/generators.hpp"
+
+namespace wormsim {
+
+const std::vector<GeneratorInfo>& generator_registry() {
+  static const std::vector<GeneratorInfo> registry = [] {
+    std::vector<GeneratorInfo> all;
+    detail::append_mesh_broadcast_generators(all);
+    detail::append_hypercube_generators(all);
+    detail::append_line_broadcast_generators(all);
+    return all;
+  }();
+  return registry;
+}
+
+Schedule generate_schedule(const std::string& algorithm, const TopologySpec& topology,
+                           const GeneratorOptions& options) {
+  std::string names;
+  for (const auto& g : generator_registry()) {
+    if (g.name == algorithm) {
+      Topology topo(topology);
+      Schedule s = g.make(topo, options);
+      if (s.algorithm.empty()) s.algorithm = algorithm;
+      return s;
+    }
+    names += (names.empty() ? "" : ", ") + g.name;
+  }
+  throw GeneratorError("unknown algorithm \"" + algorithm + "\" (expected one of: " + names + ")");
+}
+
+}  // namespace wormsim

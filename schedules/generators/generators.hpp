@@ -1,0 +1,54 @@
+// Schedule generators: the published broadcast algorithms, their baselines and
+// the hypercube / line-broadcast collectives. Each generator turns a topology
+// and options into a Schedule (schedules/schedule.hpp); the registry below maps
+// the names users type (`--algorithm NAME`, `schedule: {algorithm: NAME}`) to them.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "models/topology.hpp"
+#include "schedules/schedule.hpp"
+
+namespace wormsim {
+
+// Thrown for options a generator cannot honour (wrong topology, size not a power
+// of two, bad source...). The message names the option and what was expected.
+struct GeneratorError : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+
+struct GeneratorOptions {
+  int source = 0;            // node id of the source (broadcast/scatter root)
+  bool source_eye = false;   // "--source eye": start from an eye of the mesh
+  std::string orientation = "paper";  // eye algorithms: "paper" or "best"
+  int flits = 16;            // message length written into the schedule
+  // Algorithm-specific extras, as given on the command line or in the config
+  // (e.g. {"variant": "contention-free"}). Generators reject keys they do not know.
+  std::map<std::string, std::string> params;
+};
+
+struct GeneratorInfo {
+  std::string name;
+  std::string summary;  // one line for --help and docs
+  std::function<Schedule(const Topology&, const GeneratorOptions&)> make;
+};
+
+// Every registered generator, in the order --help lists them.
+const std::vector<GeneratorInfo>& generator_registry();
+
+// Runs the named generator; throws GeneratorError for unknown names or bad options.
+Schedule generate_schedule(const std::string& algorithm, const TopologySpec& topology,
+                           const GeneratorOptions& options);
+
+}  // namespace wormsim
+
+namespace wormsim::detail {
+// Each family of generators adds its entries to the registry (one file per family).
+void append_mesh_broadcast_generators(std::vector<GeneratorInfo>& out);  // mesh_broadcast*.cpp
+void append_hypercube_generators(std::vector<GeneratorInfo>& out);       // hypercube*.cpp
+void append_line_broadcast_generators(std::vector<GeneratorInfo>& out);  // line_broadcast*.cpp
+}  // namespace wormsim::detail

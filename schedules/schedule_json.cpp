@@ -1,0 +1,336 @@
+#include "schedules/schedule_json.hpp"
+
+#include <fstream>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <unordered_map>
+
+#include <nlohmann/json.hpp>
+
+#include "models/node_id.hpp"
+#include "models/routing.hpp"
+
+namespace wormsim {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr int kFormatVersion = 1;
+constexpr long long kMaxFlits = 1 << 24;
+
+std::string type_name(const json& j) { return j.type_name(); }
+
+// Reads a node reference (integer or list of integers) into a NodeRef.
+bool node_ref_from_json(const json& j, NodeRef& ref, std::string& why) {
+  ref = NodeRef{};
+  if (j.is_number_integer()) {
+    ref.id = j.get<long long>();
+    return true;
+  }
+  if (j.is_array()) {
+    ref.is_coords = true;
+    for (const auto& c : j) {
+      if (!c.is_number_integer()) {
+        why = "coordinates must be integers, got " + type_name(c);
+        return false;
+      }
+      ref.coords.push_back(c.get<long long>());
+    }
+    return true;
+  }
+  why = "expected a node id (integer) or a coordinate list, got " + type_name(j);
+  return false;
+}
+
+struct Parser {
+  Schedule& s;
+  Diagnostics& diag;
+  std::unique_ptr<Topology> topo;
+  std::unordered_map<std::string, int> packet_index;
+
+  int node(const json& j, const std::string& where) {
+    NodeRef ref;
+    std::string why;
+    if (!node_ref_from_json(j, ref, why)) {
+      diag.error(where, why);
+      return -1;
+    }
+    int n = resolve_node(*topo, ref, &why);
+    if (n < 0) diag.error(where, why);
+    return n;
+  }
+
+  bool topology(const json& root) {
+    if (!root.contains("topology")) {
+      diag.error("field \"topology\"", "missing; expected {\"kind\": \"mesh\"|\"torus\"|\"hypercube\", \"dims\": [...]}");
+      return false;
+    }
+    const json& t = root["topology"];
+    if (!t.is_object()) {
+      diag.error("field \"topology\"", "expected an object, got " + type_name(t));
+      return false;
+    }
+    for (auto it = t.begin(); it != t.end(); ++it)
+      if (it.key() != "kind" && it.key() != "dims")
+        diag.error("field \"topology." + it.key() + "\"", "unknown field (expected kind, dims)");
+    if (!t.contains("kind") || !t["kind"].is_string() ||
+        !parse_topology_kind(t["kind"].get<std::string>(), s.topology.kind)) {
+      diag.error("field \"topology.kind\"", "expected one of mesh, torus, hypercube, line, ring");
+      return false;
+    }
+    if (!t.contains("dims") || !t["dims"].is_array() || t["dims"].empty()) {
+      diag.error("field \"topology.dims\"", "expected a non-empty list of positive integers");
+      return false;
+    }
+    for (const auto& d : t["dims"]) {
+      if (!d.is_number_integer() || d.get<long long>() < 1 || d.get<long long>() > (1 << 24)) {
+        diag.error("field \"topology.dims\"", "expected positive integers, got " + d.dump());
+        return false;
+      }
+      s.topology.dims.push_back(d.get<int>());
+    }
+    try {
+      topo = std::make_unique<Topology>(s.topology);
+    } catch (const std::exception& e) {
+      diag.error("field \"topology\"", e.what());
+      return false;
+    }
+    return true;
+  }
+
+  int packet(const std::string& name, int sender) {
+    auto it = packet_index.find(name);
+    if (it != packet_index.end()) return it->second;
+    // A packet not declared in "packets" originates at its first sender.
+    const int id = s.add_packet(name, sender);
+    packet_index.emplace(name, id);
+    return id;
+  }
+
+  void message(const json& m, size_t step, size_t idx) {
+    const std::string where = message_location(step, idx);
+    if (!m.is_object()) {
+      diag.error(where, "expected an object {\"src\", \"dst\", ...}, got " + type_name(m));
+      return;
+    }
+    for (auto it = m.begin(); it != m.end(); ++it) {
+      const std::string& k = it.key();
+      if (k != "src" && k != "dst" && k != "packet" && k != "flits" && k != "route")
+        diag.error(message_location(step, idx, k), "unknown field (expected src, dst, packet, flits, route)");
+    }
+    ScheduledMessage msg;
+    for (const char* f : {"src", "dst"}) {
+      if (!m.contains(f)) {
+        diag.error(message_location(step, idx, f), "missing");
+        return;
+      }
+    }
+    msg.src = node(m["src"], message_location(step, idx, "src"));
+    msg.dst = node(m["dst"], message_location(step, idx, "dst"));
+    if (m.contains("flits")) {
+      const json& f = m["flits"];
+      if (!f.is_number_integer() || f.get<long long>() < 1 || f.get<long long>() > kMaxFlits) {
+        diag.error(message_location(step, idx, "flits"),
+                   "expected an integer from 1 to " + std::to_string(kMaxFlits) + ", got " + f.dump());
+      } else {
+        msg.flits = f.get<int>();
+      }
+    }
+    if (m.contains("packet")) {
+      const json& p = m["packet"];
+      if (p.is_string()) {
+        msg.packet = msg.src >= 0 ? packet(p.get<std::string>(), msg.src) : -1;
+      } else if (p.is_number_integer()) {
+        msg.packet = msg.src >= 0 ? packet(std::to_string(p.get<long long>()), msg.src) : -1;
+      } else {
+        diag.error(message_location(step, idx, "packet"), "expected a string or integer name, got " + type_name(p));
+      }
+    } else if (msg.src >= 0) {
+      // Broadcasts carry their one packet; other messages carry a fresh packet of their sender.
+      msg.packet = s.broadcast ? 0 : s.add_packet("", msg.src);
+    }
+    if (m.contains("route")) {
+      const json& r = m["route"];
+      if (!r.is_array() || r.size() < 2) {
+        diag.error(message_location(step, idx, "route"), "expected a list of at least two nodes (src first, dst last)");
+      } else {
+        bool ok = true;
+        for (size_t i = 0; i < r.size(); ++i) {
+          const int n = node(r[i], message_location(step, idx, "route") + " entry " + std::to_string(i + 1));
+          ok = ok && n >= 0;
+          msg.route.push_back(n);
+        }
+        if (ok && msg.src >= 0 && msg.dst >= 0) check_route(msg, step, idx);
+      }
+    }
+    s.steps[step].push_back(std::move(msg));
+  }
+
+  void check_route(const ScheduledMessage& msg, size_t step, size_t idx) {
+    const std::string where = message_location(step, idx, "route");
+    if (msg.route.front() != msg.src) {
+      diag.error(where, "must start at src " + topo->node_name(msg.src) + ", starts at " + topo->node_name(msg.route.front()));
+      return;
+    }
+    if (msg.route.back() != msg.dst) {
+      diag.error(where, "must end at dst " + topo->node_name(msg.dst) + ", ends at " + topo->node_name(msg.route.back()));
+      return;
+    }
+    Route r;
+    std::string why;
+    if (!route_from_nodes(*topo, msg.route, r, &why)) diag.error(where, why);
+  }
+
+  void parse(const json& root) {
+    if (!root.is_object()) {
+      diag.error("", "expected a JSON object at the top level, got " + type_name(root));
+      return;
+    }
+    static const std::set<std::string> known = {"wormsim_schedule", "name", "algorithm", "topology", "flits",
+                                                "broadcast", "packets", "steps", "meta"};
+    for (auto it = root.begin(); it != root.end(); ++it)
+      if (!known.count(it.key()))
+        diag.error("field \"" + it.key() + "\"",
+                   "unknown field (expected wormsim_schedule, name, algorithm, topology, flits, broadcast, packets, steps, meta)");
+    if (root.contains("wormsim_schedule")) {
+      const json& v = root["wormsim_schedule"];
+      if (!v.is_number_integer() || v.get<long long>() != kFormatVersion)
+        diag.error("field \"wormsim_schedule\"", "format version must be " + std::to_string(kFormatVersion) + ", got " + v.dump());
+    }
+    for (const char* f : {"name", "algorithm"}) {
+      if (!root.contains(f)) continue;
+      if (!root[f].is_string()) diag.error(std::string("field \"") + f + "\"", "expected a string");
+      else (std::string(f) == "name" ? s.name : s.algorithm) = root[f].get<std::string>();
+    }
+    if (!topology(root)) return;
+    if (root.contains("flits")) {
+      const json& f = root["flits"];
+      if (!f.is_number_integer() || f.get<long long>() < 1 || f.get<long long>() > kMaxFlits)
+        diag.error("field \"flits\"", "expected an integer from 1 to " + std::to_string(kMaxFlits) + ", got " + f.dump());
+      else
+        s.flits = f.get<int>();
+    }
+    if (root.contains("broadcast")) {
+      const json& b = root["broadcast"];
+      if (!b.is_object() || !b.contains("source")) {
+        diag.error("field \"broadcast\"", "expected {\"source\": node}");
+      } else {
+        for (auto it = b.begin(); it != b.end(); ++it)
+          if (it.key() != "source")
+            diag.error("field \"broadcast." + it.key() + "\"", "unknown field (expected source)");
+        s.source = node(b["source"], "field \"broadcast.source\"");
+        if (s.source >= 0) {
+          s.broadcast = true;
+          packet_index.emplace("0", s.add_packet("0", s.source));
+        }
+      }
+    }
+    if (root.contains("packets")) {
+      const json& p = root["packets"];
+      if (!p.is_object()) {
+        diag.error("field \"packets\"", "expected an object mapping packet names to origin nodes");
+      } else {
+        for (auto it = p.begin(); it != p.end(); ++it) {
+          const int origin = node(it.value(), "field \"packets." + it.key() + "\"");
+          if (origin < 0) continue;
+          if (packet_index.count(it.key())) {
+            diag.error("field \"packets." + it.key() + "\"", "packet declared twice (the broadcast packet is \"0\")");
+            continue;
+          }
+          packet_index.emplace(it.key(), s.add_packet(it.key(), origin));
+        }
+      }
+    }
+    if (!root.contains("steps") || !root["steps"].is_array()) {
+      diag.error("field \"steps\"", "missing or not a list of steps (each a list of messages)");
+      return;
+    }
+    const json& steps = root["steps"];
+    s.steps.resize(steps.size());
+    for (size_t i = 0; i < steps.size(); ++i) {
+      if (!steps[i].is_array()) {
+        diag.error("step " + std::to_string(i + 1), "expected a list of messages, got " + type_name(steps[i]));
+        continue;
+      }
+      for (size_t j = 0; j < steps[i].size(); ++j) message(steps[i][j], i, j);
+    }
+  }
+};
+
+nlohmann::ordered_json node_json(const Topology& topo, int node) {
+  if (topo.kind() == TopologyKind::Hypercube) return node;
+  return topo.coords(node);
+}
+
+}  // namespace
+
+bool parse_schedule_json(const std::string& text, Schedule& out, Diagnostics& diag) {
+  out = Schedule{};
+  json root;
+  try {
+    root = json::parse(text);
+  } catch (const json::parse_error& e) {
+    diag.error("", std::string("not valid JSON: ") + e.what());
+    return false;
+  }
+  const int before = diag.errors();
+  Parser p{out, diag, nullptr, {}};
+  p.parse(root);
+  return diag.errors() == before;
+}
+
+bool load_schedule_file(const std::string& path, Schedule& out, Diagnostics& diag) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    diag.error("", "cannot open schedule file");
+    return false;
+  }
+  std::ostringstream buf;
+  buf << in.rdbuf();
+  return parse_schedule_json(buf.str(), out, diag);
+}
+
+std::string schedule_to_json(const Schedule& s) {
+  using ojson = nlohmann::ordered_json;
+  const Topology topo(s.topology);
+  std::ostringstream os;
+  os << "{\n  \"wormsim_schedule\": " << kFormatVersion << ",\n";
+  os << "  \"name\": " << json(s.name).dump() << ",\n";
+  if (!s.algorithm.empty()) os << "  \"algorithm\": " << json(s.algorithm).dump() << ",\n";
+  os << "  \"topology\": " << ojson{{"kind", to_string(s.topology.kind)}, {"dims", s.topology.dims}}.dump() << ",\n";
+  os << "  \"flits\": " << s.flits << ",\n";
+  if (s.broadcast) os << "  \"broadcast\": " << ojson{{"source", node_json(topo, s.source)}}.dump() << ",\n";
+  // Named packets other than the broadcast packet are declared with their origin.
+  ojson packets = ojson::object();
+  for (size_t i = 0; i < s.packets.size(); ++i) {
+    if (s.packets[i].name.empty() || (s.broadcast && i == 0)) continue;
+    packets[s.packets[i].name] = node_json(topo, s.packets[i].origin);
+  }
+  if (!packets.empty()) os << "  \"packets\": " << packets.dump() << ",\n";
+  os << "  \"steps\": [";
+  for (size_t i = 0; i < s.steps.size(); ++i) {
+    os << (i ? ",\n    [" : "\n    [");
+    for (size_t j = 0; j < s.steps[i].size(); ++j) {
+      const ScheduledMessage& m = s.steps[i][j];
+      ojson jm = ojson::object();
+      jm["src"] = node_json(topo, m.src);
+      jm["dst"] = node_json(topo, m.dst);
+      const bool named = m.packet >= 0 && !s.packets[m.packet].name.empty() && !(s.broadcast && m.packet == 0);
+      if (named) jm["packet"] = s.packets[m.packet].name;
+      if (m.flits > 0) jm["flits"] = m.flits;
+      if (!m.route.empty()) {
+        ojson r = ojson::array();
+        for (int n : m.route) r.push_back(node_json(topo, n));
+        jm["route"] = r;
+      }
+      os << (j ? ",\n      " : "\n      ") << jm.dump();
+    }
+    os << (s.steps[i].empty() ? "]" : "\n    ]");
+  }
+  os << "\n  ]\n}\n";
+  return os.str();
+}
+
+}  // namespace wormsim

@@ -1,0 +1,23 @@
+// Reading and writing schedules in the JSON format of docs/schedule-format.md.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+
+#include "schedules/diagnostics.hpp"
+#include "schedules/schedule.hpp"
+
+namespace wormsim {
+
+// Parses schedule text. Structural problems (bad JSON, wrong types, unknown
+// fields, nodes out of range, routes that jump) go to diag; returns false if any.
+bool parse_schedule_json(const std::string& text, Schedule& out, Diagnostics& diag);
+
+// Reads and parses a file; a missing or unreadable file is a diagnostic too.
+bool load_schedule_file(const std::string& path, Schedule& out, Diagnostics& diag);
+
+// Serialises a schedule, one message per line so that diffs stay readable.
+// Nodes are written as coordinate lists for meshes/tori and integers for hypercubes.
+std::string schedule_to_json(const Schedule& schedule);
+
+}  // namespace wormsim

@@ -1,0 +1,120 @@
+#include "schedules/validator.hpp"
+
+#include <unordered_map>
+
+#include "schedules/analysis.hpp"
+
+namespace wormsim {
+
+namespace {
+
+// Step in which each (packet, node) pair is first held: -1 for origins.
+class Holdings {
+ public:
+  explicit Holdings(int nodes) : nodes_(nodes) {}
+  void give(int packet, int node, int step) {
+    held_.emplace(key(packet, node), step);  // keeps the earliest
+  }
+  // The step from which `node` holds `packet`, or INT_MAX if never.
+  int since(int packet, int node) const {
+    auto it = held_.find(key(packet, node));
+    return it == held_.end() ? kNever : it->second;
+  }
+  static constexpr int kNever = 1 << 30;
+
+ private:
+  uint64_t key(int packet, int node) const { return static_cast<uint64_t>(packet) * nodes_ + node; }
+  int nodes_;
+  std::unordered_map<uint64_t, int> held_;
+};
+
+void check_basic(const Schedule& s, const Topology& topo, Diagnostics& diag) {
+  for (size_t st = 0; st < s.steps.size(); ++st)
+    for (size_t i = 0; i < s.steps[st].size(); ++i) {
+      const auto& m = s.steps[st][i];
+      if (m.src == m.dst)
+        diag.error(message_location(st, i, "dst"), "src and dst are the same node " + topo.node_name(m.src));
+    }
+}
+
+void check_packets(const Schedule& s, const Topology& topo, Diagnostics& diag) {
+  Holdings held(topo.num_nodes());
+  for (size_t p = 0; p < s.packets.size(); ++p)
+    if (s.packets[p].origin >= 0) held.give(static_cast<int>(p), s.packets[p].origin, -1);
+  for (size_t st = 0; st < s.steps.size(); ++st) {
+    for (size_t i = 0; i < s.steps[st].size(); ++i) {
+      const auto& m = s.steps[st][i];
+      if (m.packet < 0) continue;
+      if (held.since(m.packet, m.src) >= static_cast<int>(st)) {
+        const std::string& name = s.packets[m.packet].name;
+        diag.error(message_location(st, i, "src"),
+                   topo.node_name(m.src) + " sends packet " + (name.empty() ? std::string("(unnamed)") : "\"" + name + "\"") +
+                       " before it holds it (a node holds a packet from the step after it receives it)");
+      }
+    }
+    for (const auto& m : s.steps[st])
+      if (m.packet >= 0 && m.src != m.dst) held.give(m.packet, m.dst, static_cast<int>(st));
+  }
+}
+
+void check_broadcast(const Schedule& s, const Topology& topo, Diagnostics& diag) {
+  if (!s.broadcast) return;
+  std::vector<int> received(topo.num_nodes(), 0);
+  for (size_t st = 0; st < s.steps.size(); ++st)
+    for (size_t i = 0; i < s.steps[st].size(); ++i) {
+      const auto& m = s.steps[st][i];
+      if (m.packet != 0) continue;
+      if (m.dst == s.source)
+        diag.error(message_location(st, i, "dst"), "sends the broadcast back to its source " + topo.node_name(s.source));
+      else if (++received[m.dst] == 2)
+        diag.error(message_location(st, i, "dst"), topo.node_name(m.dst) + " is informed twice");
+    }
+  int never = 0;
+  std::string first;
+  for (int n = 0; n < topo.num_nodes(); ++n) {
+    if (n == s.source || received[n]) continue;
+    if (never++ < 8) first += (first.empty() ? "" : ", ") + topo.node_name(n);
+  }
+  if (never)
+    diag.error("broadcast", std::to_string(never) + " node(s) never informed: " + first + (never > 8 ? ", ..." : ""));
+}
+
+void check_ports(const Schedule& s, const Topology& topo, const PortModel& ports, Diagnostics& diag) {
+  for (size_t st = 0; st < s.steps.size(); ++st) {
+    std::unordered_map<int, int> sends;
+    std::unordered_map<int, int> first_links;  // all-port: a node's channel is tied to its first link
+    for (const auto& m : s.steps[st]) {
+      ++sends[m.src];
+      if (ports.kind != PortKind::AllPort || m.src == m.dst) continue;
+      const Route r = message_route(topo, m);
+      if (r.hops() > 0 && ++first_links[r.links[0]] == 2)
+        diag.warning("step " + std::to_string(st + 1),
+                     topo.node_name(m.src) + " starts two messages on the same link in one step; the all-port "
+                                             "model gives each link one injection channel, so they will be serialised");
+    }
+    for (const auto& [node, n] : sends) {
+      const int allowed = ports.sends_per_step(topo, node);
+      if (n > allowed)
+        diag.warning("step " + std::to_string(st + 1),
+                     topo.node_name(node) + " sends " + std::to_string(n) + " messages but the " + ports.describe() +
+                         " model allows " + std::to_string(allowed) + " at once; they will be serialised");
+    }
+  }
+}
+
+}  // namespace
+
+void validate_schedule(const Schedule& s, const TopologySpec& network, const PortModel& ports, Diagnostics& diag) {
+  if (s.topology != network) {
+    diag.error("field \"topology\"", "schedule is for " + s.topology.describe() + " but the network is " +
+                                         network.describe());
+    return;
+  }
+  const Topology topo(network);
+  check_basic(s, topo, diag);
+  check_packets(s, topo, diag);
+  check_broadcast(s, topo, diag);
+  check_ports(s, topo, ports, diag);
+}
+
+}  // namespace wormsim

@@ -1,0 +1,268 @@
+#include "sim/config.hpp"
+
+#include <filesystem>
+#include <set>
+#include <sstream>
+
+#include <yaml-cpp/yaml.h>
+
+namespace wormsim {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// Walks the YAML tree, reading typed values and remembering which keys were
+// understood, so that everything else can be reported as unknown.
+class Reader {
+ public:
+  explicit Reader(std::string file) : file_(std::move(file)) {}
+
+  [[noreturn]] void fail(const std::string& path, const std::string& what, const YAML::Node& at = YAML::Node()) const {
+    std::string where = file_ + ": " + path;
+    if (at.IsDefined() && !at.IsNull() && at.Mark().line >= 0) where += " (line " + std::to_string(at.Mark().line + 1) + ")";
+    throw ConfigError(where + ": " + what);
+  }
+
+  void allow_only(const YAML::Node& map, const std::string& path, const std::set<std::string>& keys) const {
+    if (!map) return;
+    if (!map.IsMap()) fail(path.empty() ? "(top level)" : path, "expected a mapping of keys", map);
+    for (const auto& kv : map) {
+      const std::string key = kv.first.as<std::string>();
+      if (!keys.count(key)) {
+        std::string list;
+        for (const auto& k : keys) list += (list.empty() ? "" : ", ") + k;
+        fail(join(path, key), "unknown key (expected one of: " + list + ")", kv.first);
+      }
+    }
+  }
+
+  static std::string join(const std::string& a, const std::string& b) { return a.empty() ? b : a + "." + b; }
+
+  long long integer(const YAML::Node& n, const std::string& path, long long lo, long long hi) const {
+    if (!n.IsScalar()) fail(path, "expected an integer, got a " + kind(n), n);
+    long long v;
+    try {
+      size_t used = 0;
+      const std::string text = n.Scalar();
+      v = std::stoll(text, &used, 10);
+      if (used != text.size()) throw std::invalid_argument(text);
+    } catch (const std::exception&) {
+      fail(path, "expected an integer, got \"" + n.Scalar() + "\"", n);
+    }
+    if (v < lo || v > hi)
+      fail(path, "expected an integer from " + std::to_string(lo) + " to " + std::to_string(hi) + ", got " +
+                     std::to_string(v), n);
+    return v;
+  }
+
+  std::string string(const YAML::Node& n, const std::string& path) const {
+    if (!n.IsScalar()) fail(path, "expected a string, got a " + kind(n), n);
+    return n.Scalar();
+  }
+
+  bool boolean(const YAML::Node& n, const std::string& path) const {
+    const std::string s = n.IsScalar() ? n.Scalar() : "";
+    if (s == "true") return true;
+    if (s == "false") return false;
+    fail(path, "expected true or false, got " + (n.IsScalar() ? "\"" + s + "\"" : "a " + kind(n)), n);
+  }
+
+  static std::string kind(const YAML::Node& n) {
+    if (n.IsMap()) return "mapping";
+    if (n.IsSequence()) return "list";
+    if (n.IsNull()) return "null";
+    return "scalar";
+  }
+
+ private:
+  std::string file_;
+};
+
+// Applies "a.b.c=value" to the tree, creating maps on the way.
+void apply_override(YAML::Node root, const std::string& text) {
+  const auto eq = text.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw ConfigError("--set " + text + ": expected key.path=value");
+  const std::string path = text.substr(0, eq);
+  YAML::Node value;
+  try {
+    value = YAML::Load(text.substr(eq + 1));
+  } catch (const YAML::Exception& e) {
+    throw ConfigError("--set " + text + ": value is not valid YAML: " + e.msg);
+  }
+  std::vector<std::string> keys;
+  std::stringstream ss(path);
+  for (std::string k; std::getline(ss, k, '.');) {
+    if (k.empty()) throw ConfigError("--set " + text + ": empty key in path \"" + path + "\"");
+    keys.push_back(k);
+  }
+  // yaml-cpp nodes are handles: walk by reassigning a reference chain.
+  std::vector<YAML::Node> chain{root};
+  for (size_t i = 0; i + 1 < keys.size(); ++i) {
+    YAML::Node next = chain.back()[keys[i]];
+    if (next && !next.IsMap())
+      throw ConfigError("--set " + text + ": " + keys[i] + " is not a mapping, cannot set " + path);
+    if (!next) {
+      chain.back()[keys[i]] = YAML::Node(YAML::NodeType::Map);
+      next = chain.back()[keys[i]];
+    }
+    chain.push_back(next);
+  }
+  chain.back()[keys.back()] = value;
+}
+
+void read_network(const YAML::Node& n, Config& c, const Reader& r) {
+  r.allow_only(n, "network", {"topology", "dims", "vcs", "buffer_flits", "port_model", "ports", "routing"});
+  if (!n) r.fail("network", "missing (expected topology, dims, ...)");
+  if (!n["topology"]) r.fail("network.topology", "missing (expected mesh, torus, hypercube, line or ring)");
+  if (!parse_topology_kind(r.string(n["topology"], "network.topology"), c.topology.kind))
+    r.fail("network.topology", "expected mesh, torus, hypercube, line or ring, got \"" + n["topology"].Scalar() + "\"",
+           n["topology"]);
+  const YAML::Node dims = n["dims"];
+  if (!dims) r.fail("network.dims", "missing (expected a list of radices, e.g. [8, 8]; for a hypercube [d])");
+  if (dims.IsScalar()) {
+    c.topology.dims = {static_cast<int>(r.integer(dims, "network.dims", 1, 1 << 24))};
+  } else if (dims.IsSequence() && dims.size() > 0) {
+    for (size_t i = 0; i < dims.size(); ++i)
+      c.topology.dims.push_back(
+          static_cast<int>(r.integer(dims[i], "network.dims[" + std::to_string(i) + "]", 1, 1 << 24)));
+  } else {
+    r.fail("network.dims", "expected a non-empty list of positive integers", dims);
+  }
+  try {
+    Topology check(c.topology);
+  } catch (const std::exception& e) {
+    r.fail("network.dims", e.what(), dims);
+  }
+  c.vcs = c.topology.kind == TopologyKind::Torus ? 2 : 1;  // tori need a dateline pair
+  if (n["vcs"]) c.vcs = static_cast<int>(r.integer(n["vcs"], "network.vcs", 1, 16));
+  if (n["buffer_flits"]) c.buffer_flits = static_cast<int>(r.integer(n["buffer_flits"], "network.buffer_flits", 1, 4096));
+  if (n["port_model"]) {
+    const std::string pm = r.string(n["port_model"], "network.port_model");
+    if (!parse_port_model(pm, c.ports))
+      r.fail("network.port_model", "expected one-port, all-port, k-port or N-port (e.g. 2-port), got \"" + pm + "\"",
+             n["port_model"]);
+  }
+  if (n["ports"]) {
+    if (c.ports.kind != PortKind::KPort) r.fail("network.ports", "only meaningful with port_model: k-port", n["ports"]);
+    c.ports.k = static_cast<int>(r.integer(n["ports"], "network.ports", 1, 64));
+  }
+  if (n["routing"]) {
+    c.routing = r.string(n["routing"], "network.routing");
+    if (c.routing != "dimension-order")
+      r.fail("network.routing", "expected dimension-order (explicit per-message routes go in the schedule), got \"" +
+                                    c.routing + "\"", n["routing"]);
+  }
+}
+
+void read_timing(const YAML::Node& n, Config& c, const Reader& r) {
+  r.allow_only(n, "timing", {"router_delay", "link_delay", "startup", "credit_delay"});
+  if (!n) return;
+  if (n["router_delay"]) c.timing.router_delay = static_cast<int>(r.integer(n["router_delay"], "timing.router_delay", 1, 1000));
+  if (n["link_delay"]) c.timing.link_delay = static_cast<int>(r.integer(n["link_delay"], "timing.link_delay", 0, 1000));
+  if (n["startup"]) c.timing.startup = static_cast<int>(r.integer(n["startup"], "timing.startup", 0, 1000000));
+  if (n["credit_delay"]) c.timing.credit_delay = static_cast<int>(r.integer(n["credit_delay"], "timing.credit_delay", 1, 1000));
+}
+
+void read_schedule(const YAML::Node& n, Config& c, const Reader& r, const fs::path& base) {
+  r.allow_only(n, "schedule",
+               {"file", "algorithm", "source", "orientation", "params", "flits", "mode", "strict"});
+  if (!n) r.fail("schedule", "missing (expected file: PATH or algorithm: NAME)");
+  ScheduleSource& s = c.schedule;
+  if (n["file"] && n["algorithm"]) r.fail("schedule", "give either file or algorithm, not both", n);
+  if (n["file"]) {
+    const fs::path p = r.string(n["file"], "schedule.file");
+    s.file = (p.is_absolute() ? p : base / p).lexically_normal().string();
+  } else if (n["algorithm"]) {
+    s.algorithm = r.string(n["algorithm"], "schedule.algorithm");
+  } else {
+    r.fail("schedule", "expected file: PATH or algorithm: NAME", n);
+  }
+  if (n["source"]) {
+    const YAML::Node src = n["source"];
+    if (src.IsScalar() && src.Scalar() == "eye") {
+      s.source_eye = true;
+    } else if (src.IsScalar()) {
+      s.source.id = r.integer(src, "schedule.source", 0, 1LL << 30);
+    } else if (src.IsSequence()) {
+      s.source.is_coords = true;
+      for (size_t i = 0; i < src.size(); ++i)
+        s.source.coords.push_back(r.integer(src[i], "schedule.source[" + std::to_string(i) + "]", 0, 1 << 24));
+    } else {
+      r.fail("schedule.source", "expected a node id, a coordinate list or \"eye\"", src);
+    }
+  }
+  if (n["orientation"]) {
+    s.orientation = r.string(n["orientation"], "schedule.orientation");
+    if (s.orientation != "paper" && s.orientation != "best")
+      r.fail("schedule.orientation", "expected paper or best, got \"" + s.orientation + "\"", n["orientation"]);
+  }
+  if (n["params"]) {
+    if (!n["params"].IsMap()) r.fail("schedule.params", "expected a mapping of name: value", n["params"]);
+    for (const auto& kv : n["params"])
+      s.params[kv.first.as<std::string>()] = r.string(kv.second, "schedule.params." + kv.first.as<std::string>());
+  }
+  if (n["flits"]) s.flits = static_cast<int>(r.integer(n["flits"], "schedule.flits", 1, 1 << 24));
+  if (n["mode"]) {
+    const std::string m = r.string(n["mode"], "schedule.mode");
+    if (!parse_execution_mode(m, c.mode)) r.fail("schedule.mode", "expected barrier or eager, got \"" + m + "\"", n["mode"]);
+  }
+  if (n["strict"]) c.strict = r.boolean(n["strict"], "schedule.strict");
+  const bool generator_only = !s.algorithm.empty();
+  if (!generator_only && (n["source"] || n["orientation"] || n["params"]))
+    r.fail("schedule", "source, orientation and params go with algorithm, not with file", n);
+}
+
+void read_run(const YAML::Node& n, Config& c, const Reader& r) {
+  r.allow_only(n, "run", {"seed", "max_cycles", "watchdog_cycles"});
+  if (!n) return;
+  if (n["seed"]) c.seed = static_cast<uint64_t>(r.integer(n["seed"], "run.seed", 0, (1LL << 62)));
+  if (n["max_cycles"]) c.max_cycles = static_cast<uint64_t>(r.integer(n["max_cycles"], "run.max_cycles", 1, (1LL << 62)));
+  if (n["watchdog_cycles"])
+    c.watchdog_cycles = static_cast<uint64_t>(r.integer(n["watchdog_cycles"], "run.watchdog_cycles", 0, (1LL << 62)));
+}
+
+void read_output(const YAML::Node& n, Config& c, const Reader& r, const fs::path& base) {
+  r.allow_only(n, "output", {"dir", "host_timing"});
+  if (!n) return;
+  if (n["dir"]) c.out_dir = r.string(n["dir"], "output.dir");
+  if (n["host_timing"]) c.host_timing = r.boolean(n["host_timing"], "output.host_timing");
+  (void)base;
+}
+
+}  // namespace
+
+Config load_config(const std::string& path, const std::vector<std::string>& overrides) {
+  Config c;
+  c.path = path;
+  Reader r(path);
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(path);
+  } catch (const YAML::BadFile&) {
+    throw ConfigError(path + ": cannot open config file");
+  } catch (const YAML::Exception& e) {
+    throw ConfigError(path + ": not valid YAML (line " + std::to_string(e.mark.line + 1) + "): " + e.msg);
+  }
+  if (root.IsNull()) root = YAML::Node(YAML::NodeType::Map);
+  if (!root.IsMap()) r.fail("(top level)", "expected a mapping with network, schedule, ...", root);
+  for (const auto& o : overrides) apply_override(root, o);
+  try {
+    r.allow_only(root, "", {"network", "timing", "schedule", "run", "output"});
+    const fs::path base = fs::path(path).parent_path();
+    read_network(root["network"], c, r);
+    read_timing(root["timing"], c, r);
+    read_schedule(root["schedule"], c, r, base);
+    read_run(root["run"], c, r);
+    read_output(root["output"], c, r, base);
+  } catch (const YAML::Exception& e) {
+    throw ConfigError(path + ": " + e.msg);
+  }
+  YAML::Emitter out;
+  out << root;
+  c.effective_yaml = out.c_str();
+  return c;
+}
+
+}  // namespace wormsim

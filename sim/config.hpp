@@ -1,0 +1,63 @@
+// Run configuration, read from YAML (docs/config-reference.md). Every key is
+// checked: unknown keys and wrong types are errors naming the file, the key
+// path and what was expected. Any key can be overridden from the command line
+// with --set path=value (value in YAML syntax) before the checks run.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "models/port_model.hpp"
+#include "models/timing.hpp"
+#include "models/topology.hpp"
+#include "models/node_id.hpp"
+#include "sim/executor.hpp"
+
+namespace wormsim {
+
+struct ConfigError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct ScheduleSource {
+  std::string file;        // resolved path, or empty when a generator is named
+  std::string algorithm;   // generator name, or empty
+  NodeRef source;          // generator source (default node 0)
+  bool source_eye = false;
+  std::string orientation = "paper";
+  std::map<std::string, std::string> params;
+  int flits = 0;           // 0: keep the schedule's lengths; else every message has this many flits
+};
+
+struct Config {
+  std::string path;  // the config file
+  // network
+  TopologySpec topology;
+  int vcs = 1;
+  int buffer_flits = 4;
+  PortModel ports;
+  std::string routing = "dimension-order";
+  Timing timing;
+  // schedule and execution
+  ScheduleSource schedule;
+  ExecutionMode mode = ExecutionMode::Barrier;
+  bool strict = false;
+  // run
+  uint64_t seed = 1;
+  uint64_t max_cycles = 1'000'000'000;
+  uint64_t watchdog_cycles = 100'000;
+  // output
+  std::string out_dir = "out";
+  bool host_timing = true;
+  // The effective configuration (after overrides and defaults), as YAML text, for summary.json.
+  std::string effective_yaml;
+};
+
+// Loads and checks a config; `overrides` are "key.path=value" strings.
+// Throws ConfigError with "FILE: key.path: what was expected" on any problem.
+Config load_config(const std::string& path, const std::vector<std::string>& overrides);
+
+}  // namespace wormsim

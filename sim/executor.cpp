@@ -1,0 +1,92 @@
+#include "sim/executor.hpp"
+
+#include "schedules/analysis.hpp"
+
+namespace wormsim {
+
+bool parse_execution_mode(const std::string& text, ExecutionMode& out) {
+  if (text == "barrier") out = ExecutionMode::Barrier;
+  else if (text == "eager") out = ExecutionMode::Eager;
+  else return false;
+  return true;
+}
+
+std::string to_string(ExecutionMode m) { return m == ExecutionMode::Barrier ? "barrier" : "eager"; }
+
+ScheduleExecutor::ScheduleExecutor(const Schedule& s, Network& net, ExecutionMode mode)
+    : mode_(mode), num_nodes_(net.topology().num_nodes()) {
+  sends_.resize(num_nodes_);
+  next_send_.assign(num_nodes_, 0);
+  for (size_t st = 0; st < s.steps.size(); ++st) {
+    step_first_.push_back(total_);
+    for (const auto& m : s.steps[st]) {
+      const uint32_t id = net.add_message(m.src, m.dst, message_route(net.topology(), m),
+                                          static_cast<uint32_t>(s.message_flits(m)), static_cast<int>(st));
+      packet_.push_back(m.packet);
+      sends_[m.src].push_back(id);
+      ++total_;
+    }
+  }
+  step_first_.push_back(total_);
+  for (size_t p = 0; p < s.packets.size(); ++p)
+    if (s.packets[p].origin >= 0) give(s.packets[p].origin, static_cast<int>(p));
+}
+
+bool ScheduleExecutor::holds(int node, int packet) const {
+  return held_.count(static_cast<uint64_t>(packet) * num_nodes_ + node) != 0;
+}
+
+void ScheduleExecutor::give(int node, int packet) {
+  held_.insert(static_cast<uint64_t>(packet) * num_nodes_ + node);
+}
+
+void ScheduleExecutor::start(Network& net, uint64_t now) {
+  if (mode_ == ExecutionMode::Barrier) {
+    release_barrier_step(net, now);
+  } else {
+    for (int node = 0; node < num_nodes_; ++node) try_release(net, node, now);
+  }
+}
+
+// Releases the next non-empty step.
+void ScheduleExecutor::release_barrier_step(Network& net, uint64_t now) {
+  while (step_ + 1 < step_first_.size() && step_first_[step_] == step_first_[step_ + 1]) ++step_;
+  if (step_ + 1 >= step_first_.size()) return;
+  for (uint32_t id = step_first_[step_]; id < step_first_[step_ + 1]; ++id) net.release(id, now);
+  outstanding_ = step_first_[step_ + 1] - step_first_[step_];
+  released_ += outstanding_;
+  ++step_;
+}
+
+void ScheduleExecutor::try_release(Network& net, int node, uint64_t when) {
+  auto& sends = sends_[node];
+  size_t& next = next_send_[node];
+  while (next < sends.size()) {
+    const uint32_t id = sends[next];
+    if (!holds(node, packet_[id]) || !net.can_start(id)) return;
+    net.release(id, when);
+    ++released_;
+    ++next;
+  }
+}
+
+void ScheduleExecutor::after_routers(Network& net, uint64_t now) {
+  const auto& delivered = net.context().delivered_now;
+  if (mode_ == ExecutionMode::Barrier) {
+    outstanding_ -= static_cast<uint32_t>(delivered.size());
+    if (!delivered.empty() && outstanding_ == 0) release_barrier_step(net, now);
+    return;
+  }
+  for (uint32_t id : delivered) {
+    const int dst = net.context().msgs[id].dst;
+    give(dst, packet_[id]);
+    try_release(net, dst, now);
+  }
+}
+
+void ScheduleExecutor::after_interfaces(Network& net, uint64_t now) {
+  if (mode_ != ExecutionMode::Eager) return;
+  for (uint32_t id : net.context().injected_now) try_release(net, net.context().msgs[id].src, now + 1);
+}
+
+}  // namespace wormsim

@@ -1,0 +1,61 @@
+// Measurements of a finished (or stopped) run, derived from the message table
+// and the link counters (definitions in docs/metrics.md).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/network.hpp"
+
+namespace wormsim {
+
+struct ContentionTotals {
+  int64_t messages = 0;  // messages with at least one such cycle
+  int64_t cycles = 0;
+};
+
+struct StepMetrics {
+  int step = 0;
+  int64_t messages = 0, delivered = 0;
+  uint64_t start = 0;  // earliest release
+  uint64_t end = 0;    // latest tail ejection
+  uint64_t max_latency = 0;
+  uint64_t max_zero_load = 0;
+  double mean_latency = 0.0;
+  int64_t tcd = 0;
+  ContentionTotals step_contention, depth_contention;
+};
+
+struct RunMetrics {
+  std::string status;
+  uint64_t completion = 0;  // cycle of the last tail ejection (all delivered) or where the run stopped
+  int64_t messages = 0, delivered = 0;
+  int64_t tcd = 0;          // sum of route lengths of all messages
+  int64_t flit_hops = 0;    // flits carried over links
+  double latency_mean = 0.0;
+  uint64_t latency_p50 = 0, latency_p99 = 0, latency_max = 0;
+  ContentionTotals step_contention, depth_contention, background_contention, port_wait, other_delay;
+  double link_util_mean = 0.0, link_util_max = 0.0;
+  int64_t links = 0, links_used = 0;
+  uint64_t flits_injected = 0, flits_ejected = 0;
+  std::vector<StepMetrics> steps;
+};
+
+// Derived per-message figures (for messages.csv).
+struct MessageView {
+  bool delivered = false;
+  uint64_t latency = 0;       // delivered - release
+  uint64_t zero_load = 0;     // t_s + (H+1) t_r + H t_l + L - 1
+  uint64_t port_wait = 0;     // inject - (release + t_s)
+  uint64_t blocked = 0;       // latency - zero_load
+  uint64_t other = 0;         // blocked - port_wait - header stalls
+};
+MessageView view_message(const SimContext& ctx, const MessageRecord& m);
+
+RunMetrics compute_metrics(const Network& net, int num_steps);
+
+// Nearest-rank percentile of sorted values (p in 0..100).
+uint64_t percentile(const std::vector<uint64_t>& sorted, double p);
+
+}  // namespace wormsim

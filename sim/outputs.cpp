@@ -1,0 +1,220 @@
+#include "sim/outputs.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/atomic_file.hpp"
+#include "sim/version.hpp"
+
+namespace wormsim {
+
+using ojson = nlohmann::ordered_json;
+
+namespace {
+
+std::string fixed(double v, int digits = 6) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+// Coordinates contain commas, so they are quoted (RFC 4180).
+std::string quoted(const std::string& s) { return "\"" + s + "\""; }
+
+std::string cycle_or_empty(uint64_t c) { return c == kNever ? "" : std::to_string(c); }
+
+ojson contention(const ContentionTotals& t) { return ojson{{"messages", t.messages}, {"cycles", t.cycles}}; }
+
+ojson config_json(const Config& c) {
+  ojson sched = ojson::object();
+  if (!c.schedule.file.empty()) sched["file"] = c.schedule.file;
+  if (!c.schedule.algorithm.empty()) {
+    sched["algorithm"] = c.schedule.algorithm;
+    sched["orientation"] = c.schedule.orientation;
+    sched["params"] = c.schedule.params;
+  }
+  if (c.schedule.flits) sched["flits"] = c.schedule.flits;
+  sched["mode"] = to_string(c.mode);
+  sched["strict"] = c.strict;
+  return ojson{
+      {"network",
+       {{"topology", to_string(c.topology.kind)},
+        {"dims", c.topology.dims},
+        {"vcs", c.vcs},
+        {"buffer_flits", c.buffer_flits},
+        {"port_model", c.ports.describe()},
+        {"routing", c.routing}}},
+      {"timing",
+       {{"router_delay", c.timing.router_delay},
+        {"link_delay", c.timing.link_delay},
+        {"startup", c.timing.startup},
+        {"credit_delay", c.timing.credit_delay}}},
+      {"schedule", sched},
+      {"run", {{"seed", c.seed}, {"max_cycles", c.max_cycles}, {"watchdog_cycles", c.watchdog_cycles}}},
+  };
+}
+
+}  // namespace
+
+std::string summary_json(const RunReport& rep) {
+  const RunMetrics& m = rep.metrics;
+  const Network& net = *rep.network;
+  const Topology& topo = net.topology();
+  ojson j;
+  j["wormsim_version"] = kWormsimVersion;
+  j["status"] = m.status;
+  j["config"] = config_json(*rep.config);
+  j["seed"] = rep.config->seed;
+  ojson sched{{"name", rep.schedule->name},
+              {"algorithm", rep.schedule->algorithm},
+              {"steps", rep.schedule->steps.size()},
+              {"messages", rep.schedule->num_messages()},
+              {"broadcast", rep.schedule->broadcast}};
+  if (rep.schedule->broadcast) sched["source"] = topo.node_name(rep.schedule->source);
+  j["schedule"] = sched;
+  j["metrics"] = ojson{
+      {"completion_cycles", m.completion},
+      {"messages", m.messages},
+      {"delivered", m.delivered},
+      {"tcd", m.tcd},
+      {"flit_hops", m.flit_hops},
+      {"latency", {{"mean", m.latency_mean}, {"p50", m.latency_p50}, {"p99", m.latency_p99}, {"max", m.latency_max}}},
+      {"step_contention", contention(m.step_contention)},
+      {"depth_contention", contention(m.depth_contention)},
+      {"background_contention", contention(m.background_contention)},
+      {"port_wait", contention(m.port_wait)},
+      {"other_delay", contention(m.other_delay)},
+      {"link_utilisation",
+       {{"mean", m.link_util_mean}, {"max", m.link_util_max}, {"links", m.links}, {"links_used", m.links_used}}},
+      {"flits_injected", m.flits_injected},
+      {"flits_ejected", m.flits_ejected},
+      {"simulated_cycles", net.cycles_simulated()}};
+  const bool complete = m.status == "completed";
+  j["invariants"] = ojson{{"flits_conserved", m.flits_injected == m.flits_ejected || !complete},
+                          {"all_messages_delivered", !complete || m.delivered == m.messages},
+                          {"buffers_consistent", net.buffers_consistent()}};
+  if (!net.deadlock_cycle().empty()) {
+    ojson cyc = ojson::array();
+    for (const WaitEdge& w : net.deadlock_cycle()) {
+      const auto& msg = net.context().msgs[w.msg];
+      cyc.push_back(ojson{{"node", topo.node_name(w.node)},
+                          {"in_port", w.in_port},
+                          {"vc", w.vc},
+                          {"message", w.msg},
+                          {"message_src", topo.node_name(msg.src)},
+                          {"message_dst", topo.node_name(msg.dst)},
+                          {"waits_for_message", w.blocker == kNoMessage ? ojson(nullptr) : ojson(w.blocker)}});
+    }
+    j["deadlock"] = cyc;
+  }
+  j["warnings"] = rep.warnings;
+  if (rep.config->host_timing) {
+    const double sim = rep.host.simulation_seconds;
+    j["host"] = ojson{{"elaboration_seconds", rep.host.elaboration_seconds},
+                      {"simulation_seconds", sim},
+                      {"wall_seconds", rep.host.wall_seconds},
+                      {"simulated_cycles_per_second", sim > 0 ? static_cast<double>(m.completion) / sim : 0.0},
+                      {"flit_hops_per_second", sim > 0 ? static_cast<double>(m.flit_hops) / sim : 0.0}};
+  }
+  return j.dump(2) + "\n";
+}
+
+std::string messages_csv(const RunReport& rep) {
+  const Network& net = *rep.network;
+  const SimContext& ctx = net.context();
+  const Topology& topo = net.topology();
+  std::ostringstream os;
+  os << "id,step,index,src,dst,src_coord,dst_coord,packet,flits,hops,release,inject,header_arrival,delivered,"
+        "latency,zero_load_latency,blocked_cycles,port_wait_cycles,step_contention_cycles,depth_contention_cycles,"
+        "background_cycles,other_cycles\n";
+  const auto& offsets = *rep.step_offsets;
+  for (size_t id = 0; id < ctx.msgs.size(); ++id) {
+    const MessageRecord& m = ctx.msgs[id];
+    const MessageView v = view_message(ctx, m);
+    const int pk = (*rep.message_packets)[id];
+    const std::string& pname = pk >= 0 ? rep.schedule->packets[pk].name : std::string();
+    os << id << ',' << m.step << ',' << (id - offsets[m.step]) << ',' << m.src << ',' << m.dst << ','
+       << quoted(topo.node_name(m.src)) << ',' << quoted(topo.node_name(m.dst)) << ',' << quoted(pname) << ','
+       << m.flits << ',' << m.hops << ',' << cycle_or_empty(m.release) << ',' << cycle_or_empty(m.inject) << ','
+       << cycle_or_empty(m.header_arrival) << ',' << cycle_or_empty(m.delivered) << ',';
+    if (v.delivered) os << v.latency;
+    os << ',' << v.zero_load << ',';
+    if (v.delivered) os << v.blocked;
+    os << ',' << v.port_wait << ',' << m.stall_step << ',' << m.stall_depth << ',' << m.stall_background << ',';
+    if (v.delivered) os << v.other;
+    os << '\n';
+  }
+  return os.str();
+}
+
+std::string links_csv(const RunReport& rep) {
+  const Network& net = *rep.network;
+  const Topology& topo = net.topology();
+  const auto& busy = net.context().link_busy;
+  const double span = static_cast<double>(rep.metrics.completion);
+  std::ostringstream os;
+  os << "link,src,dst,src_coord,dst_coord,dim,dir,wrap,busy_cycles,utilisation\n";
+  for (int l = 0; l < topo.num_links(); ++l) {
+    const int port = topo.link_port(l);
+    os << l << ',' << topo.link_src(l) << ',' << topo.link_dst(l) << ',' << quoted(topo.node_name(topo.link_src(l)))
+       << ',' << quoted(topo.node_name(topo.link_dst(l))) << ',' << topo.port_dim(port) << ','
+       << (topo.kind() == TopologyKind::Hypercube ? (topo.coord(topo.link_src(l), port) ? -1 : 1) : topo.port_dir(port))
+       << ',' << (topo.link_is_wrap(l) ? 1 : 0) << ',' << busy[l] << ','
+       << fixed(span > 0 ? static_cast<double>(busy[l]) / span : 0.0) << '\n';
+  }
+  return os.str();
+}
+
+std::string steps_csv(const RunReport& rep) {
+  std::ostringstream os;
+  os << "step,messages,delivered,start,end,duration,max_latency,max_zero_load_latency,mean_latency,tcd,"
+        "step_contention_messages,step_contention_cycles,depth_contention_messages,depth_contention_cycles\n";
+  for (const StepMetrics& s : rep.metrics.steps) {
+    const bool done = s.delivered == s.messages && s.messages > 0;
+    os << s.step << ',' << s.messages << ',' << s.delivered << ',' << s.start << ',';
+    if (done) os << s.end << ',' << (s.end - s.start);
+    else os << ',';
+    os << ',' << s.max_latency << ',' << s.max_zero_load << ',' << fixed(s.mean_latency, 3) << ',' << s.tcd << ','
+       << s.step_contention.messages << ',' << s.step_contention.cycles << ',' << s.depth_contention.messages << ','
+       << s.depth_contention.cycles << '\n';
+  }
+  return os.str();
+}
+
+void write_outputs(const std::string& dir, const RunReport& rep) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw std::runtime_error(dir + ": cannot create output folder: " + ec.message());
+  const std::filesystem::path d(dir);
+  write_file_atomically((d / "messages.csv").string(), messages_csv(rep));
+  write_file_atomically((d / "links.csv").string(), links_csv(rep));
+  write_file_atomically((d / "steps.csv").string(), steps_csv(rep));
+  write_file_atomically((d / "summary.json").string(), summary_json(rep));
+}
+
+std::string human_summary(const RunReport& rep, const std::string& dir) {
+  const RunMetrics& m = rep.metrics;
+  const Config& c = *rep.config;
+  std::ostringstream os;
+  os << "wormsim " << kWormsimVersion << ": " << c.topology.describe() << ", " << c.ports.describe() << ", "
+     << c.vcs << " VC x " << c.buffer_flits << " flits, " << to_string(c.mode) << " mode\n";
+  os << "schedule:    " << (rep.schedule->name.empty() ? "(unnamed)" : rep.schedule->name) << " ("
+     << rep.schedule->steps.size() << " steps, " << m.messages << " messages)\n";
+  os << "status:      " << m.status << "\n";
+  os << "completion:  " << m.completion << " cycles\n";
+  os << "TCD:         " << m.tcd << " hops (" << m.flit_hops << " flit-hops)\n";
+  os << "latency:     mean " << fixed(m.latency_mean, 2) << ", p50 " << m.latency_p50 << ", p99 " << m.latency_p99
+     << ", max " << m.latency_max << " cycles\n";
+  os << "contention:  step " << m.step_contention.cycles << " cycles (" << m.step_contention.messages
+     << " msgs), depth " << m.depth_contention.cycles << " cycles (" << m.depth_contention.messages
+     << " msgs), port wait " << m.port_wait.cycles << " cycles\n";
+  os << "links:       mean utilisation " << fixed(m.link_util_mean, 4) << ", max " << fixed(m.link_util_max, 4)
+     << " (" << m.links_used << " of " << m.links << " used)\n";
+  os << "outputs:     " << dir << "/{summary.json,messages.csv,links.csv,steps.csv}\n";
+  return os.str();
+}
+
+}  // namespace wormsim

@@ -1,0 +1,45 @@
+// The files a run leaves in its output folder (docs/metrics.md lists every
+// column): summary.json, messages.csv, links.csv, steps.csv. Each is written
+// atomically; summary.json is written last, so a folder with a summary.json
+// always has the matching CSVs.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "models/network.hpp"
+#include "schedules/schedule.hpp"
+#include "sim/config.hpp"
+#include "sim/metrics.hpp"
+
+namespace wormsim {
+
+struct HostTiming {
+  double elaboration_seconds = 0.0;
+  double simulation_seconds = 0.0;
+  double wall_seconds = 0.0;
+};
+
+struct RunReport {
+  const Config* config = nullptr;
+  const Schedule* schedule = nullptr;
+  const Network* network = nullptr;
+  const std::vector<int>* message_packets = nullptr;  // per message id
+  const std::vector<uint32_t>* step_offsets = nullptr;
+  RunMetrics metrics;
+  HostTiming host;
+  std::vector<std::string> warnings;
+};
+
+std::string summary_json(const RunReport& report);
+std::string messages_csv(const RunReport& report);
+std::string links_csv(const RunReport& report);
+std::string steps_csv(const RunReport& report);
+
+// Creates the folder if needed and writes the four files. Throws std::runtime_error.
+void write_outputs(const std::string& dir, const RunReport& report);
+
+// The short human-readable summary printed on stdout.
+std::string human_summary(const RunReport& report, const std::string& dir);
+
+}  // namespace wormsim

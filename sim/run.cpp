@@ -1,0 +1,160 @@
+#include "sim/run.hpp"
+
+#include <chrono>
+#include <csignal>
+#include <iostream>
+
+#include <spdlog/spdlog.h>
+
+#include "models/network.hpp"
+#include "schedules/generators/generators.hpp"
+#include "schedules/schedule_json.hpp"
+#include "schedules/validator.hpp"
+#include "sim/executor.hpp"
+#include "sim/metrics.hpp"
+#include "sim/outputs.hpp"
+
+namespace wormsim {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+void on_signal(int) { Network::request_stop(); }
+
+bool generate_from_config(const Config& cfg, Schedule& out, Diagnostics& diag) {
+  const ScheduleSource& src = cfg.schedule;
+  GeneratorOptions g;
+  g.source_eye = src.source_eye;
+  g.orientation = src.orientation;
+  g.params = src.params;
+  g.flits = src.flits ? src.flits : 16;
+  try {
+    const Topology topo(cfg.topology);
+    std::string why;
+    g.source = resolve_node(topo, src.source.is_coords || src.source.id >= 0 ? src.source : NodeRef{false, 0, {}}, &why);
+    if (g.source < 0) {
+      diag.error("schedule.source", why);
+      return false;
+    }
+    out = generate_schedule(src.algorithm, cfg.topology, g);
+  } catch (const std::exception& e) {
+    diag.error("schedule.algorithm", e.what());
+    return false;
+  }
+  return true;
+}
+
+// Warnings about settings that are legal but probably not what the user wants.
+std::vector<std::string> setting_warnings(const Config& cfg) {
+  std::vector<std::string> w;
+  if (cfg.buffer_flits < cfg.timing.credit_round_trip())
+    w.push_back("network.buffer_flits = " + std::to_string(cfg.buffer_flits) +
+                " is less than the credit round trip (router_delay + link_delay + credit_delay = " +
+                std::to_string(cfg.timing.credit_round_trip()) +
+                "): worms cannot stream at one flit per cycle and latencies exceed the timing contract");
+  if (cfg.topology.kind == TopologyKind::Torus && cfg.vcs < 2)
+    w.push_back("a torus with one virtual channel has no dateline pair: dimension-order routing can deadlock");
+  return w;
+}
+
+}  // namespace
+
+bool prepare_schedule(const Config& cfg, Schedule& s, Diagnostics& diag) {
+  if (!cfg.schedule.file.empty()) {
+    if (!load_schedule_file(cfg.schedule.file, s, diag)) return false;
+  } else if (!generate_from_config(cfg, s, diag)) {
+    return false;
+  }
+  if (cfg.schedule.flits) {
+    s.flits = cfg.schedule.flits;
+    for (auto& step : s.steps)
+      for (auto& m : step) m.flits = 0;
+  }
+  validate_schedule(s, cfg.topology, cfg.ports, diag);
+  if (cfg.strict) diag.promote_warnings();
+  return !diag.has_errors();
+}
+
+int run_command(const RunOptions& opts) {
+  const auto t0 = Clock::now();
+  Config cfg;
+  try {
+    cfg = load_config(opts.config_path, opts.overrides);
+  } catch (const ConfigError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return kExitInputError;
+  }
+  if (!opts.out_dir.empty()) cfg.out_dir = opts.out_dir;
+  cfg.strict = cfg.strict || opts.strict;
+
+  Schedule schedule;
+  Diagnostics diag(cfg.schedule.file.empty() ? opts.config_path : cfg.schedule.file);
+  const bool ok = prepare_schedule(cfg, schedule, diag);
+  if (!diag.items().empty()) std::cerr << diag.format();
+  if (!ok) return kExitInputError;
+
+  RunReport report;
+  report.warnings = setting_warnings(cfg);
+  for (const auto& d : diag.items()) report.warnings.push_back(d.where + ": " + d.what);
+  for (const auto& w : setting_warnings(cfg)) spdlog::warn("{}", w);
+
+  const Topology topo(cfg.topology);
+  NetworkParams np;
+  np.vcs = cfg.vcs;
+  np.buffer_flits = cfg.buffer_flits;
+  np.ports = cfg.ports;
+  np.timing = cfg.timing;
+  np.max_cycles = cfg.max_cycles;
+  np.watchdog_cycles = cfg.watchdog_cycles;
+  const auto t_elab = Clock::now();
+  Network net("network", topo, np);
+  ScheduleExecutor exec(schedule, net, cfg.mode);
+  net.set_traffic(&exec);
+  report.host.elaboration_seconds = seconds_since(t_elab);
+  spdlog::info("elaborated {} ({} routers, {} links) in {:.3f} s", topo.spec().describe(), topo.num_nodes(),
+               topo.num_links(), report.host.elaboration_seconds);
+
+  std::signal(SIGINT, on_signal);
+  std::signal(SIGTERM, on_signal);
+  const auto t_sim = Clock::now();
+  sc_core::sc_start();
+  report.host.simulation_seconds = seconds_since(t_sim);
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
+
+  report.config = &cfg;
+  report.schedule = &schedule;
+  report.network = &net;
+  report.message_packets = &exec.message_packets();
+  report.step_offsets = &exec.step_offsets();
+  report.metrics = compute_metrics(net, static_cast<int>(schedule.steps.size()));
+  report.host.wall_seconds = seconds_since(t0);
+  try {
+    write_outputs(cfg.out_dir, report);
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return kExitInputError;
+  }
+  if (!opts.quiet) std::cout << human_summary(report, cfg.out_dir) << std::flush;
+  const RunMetrics& m = report.metrics;
+  if (net.status() != RunStatus::Completed) {
+    std::cerr << "run stopped: " << m.status << " at cycle " << net.cycle() << " with " << m.delivered << " of "
+              << m.messages << " messages delivered";
+    if (!net.deadlock_cycle().empty())
+      std::cerr << "; waiting cycle of " << net.deadlock_cycle().size() << " worms (see summary.json \"deadlock\")";
+    std::cerr << "\n";
+    return kExitIncomplete;
+  }
+  if (m.delivered != m.messages || m.flits_injected != m.flits_ejected || !net.buffers_consistent()) {
+    std::cerr << "internal error: run completed but invariants failed (see summary.json \"invariants\")\n";
+    return kExitInternal;
+  }
+  return kExitOk;
+}
+
+}  // namespace wormsim

@@ -1,0 +1,38 @@
+// `wormsim run`: config -> schedule -> validation -> elaboration -> simulation
+// -> metrics -> output files. One process simulates one network (SystemC allows
+// one elaboration per process).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "schedules/diagnostics.hpp"
+#include "schedules/schedule.hpp"
+#include "sim/config.hpp"
+
+namespace wormsim {
+
+// Process exit codes (docs/cli.md).
+enum ExitCode : int {
+  kExitOk = 0,
+  kExitInputError = 1,   // bad config, schedule or option
+  kExitUsage = 2,        // bad command line
+  kExitIncomplete = 3,   // the run stopped before every message was delivered (deadlock, cycle limit, interrupt)
+  kExitInternal = 4,     // a bug: an invariant failed
+};
+
+struct RunOptions {
+  std::string config_path;
+  std::vector<std::string> overrides;  // --set key=value
+  std::string out_dir;                 // --out (overrides output.dir)
+  bool strict = false;
+  bool quiet = false;
+};
+
+// Loads the schedule a config names (file or generator), applies schedule.flits,
+// and validates it against the network. Problems go to diag; returns false on errors.
+bool prepare_schedule(const Config& cfg, Schedule& out, Diagnostics& diag);
+
+int run_command(const RunOptions& opts);
+
+}  // namespace wormsim

@@ -1,0 +1,5 @@
+#pragma once
+
+namespace wormsim {
+inline constexpr const char* kWormsimVersion = "0.1.0";
+}
