@@ -27,6 +27,7 @@ Router::Router(sc_core::sc_module_name name, int node, int link_ports, int inj_c
   in_next_vc_.assign(in_ports_, 0);
   out_next_in_.assign(out_ports_, 0);
   offer_.assign(in_ports_, -1);
+  offer_port_.assign(in_ports_, -1);
   moved_.assign(in_.size(), kNoMessage);
   granted_.assign(out_ports_, kNoMessage);
   requested_outs_.reserve(out_ports_);
@@ -92,14 +93,19 @@ bool Router::try_allocate(int in_vc, const Flit& head) {
   return false;
 }
 
+// The worm a head failed to get an output from: its holder, or, when the holder's
+// tail left in this very cycle (after allocation ran), that worm.
 uint32_t Router::allocation_blocker(int in_vc, const Flit& head) const {
   const MessageRecord& m = ctx_->msgs[head.msg];
+  int o;
   if (head.hop == m.hops) {
     const int base = link_ports_ * vcs_;
-    return out_[ctx_->ports.kind == PortKind::AllPort ? base + in_port_of(in_vc) : base].owner;
+    o = ctx_->ports.kind == PortKind::AllPort ? base + in_port_of(in_vc) : base;
+  } else {
+    const RouteHop& h = ctx_->route_of(head.msg)[head.hop];
+    o = h.port * vcs_ + (ctx_->dateline_classes ? h.vc_class : 0);
   }
-  const RouteHop& h = ctx_->route_of(head.msg)[head.hop];
-  return out_[h.port * vcs_ + (ctx_->dateline_classes ? h.vc_class : 0)].owner;
+  return out_[o].owner != kNoMessage ? out_[o].owner : out_[o].previous;
 }
 
 // --- switch allocation ------------------------------------------------------
@@ -112,6 +118,7 @@ void Router::allocate_switch(uint64_t now) {
   requested_outs_.clear();
   for (int ip = 0; ip < in_ports_; ++ip) {
     offer_[ip] = -1;
+    offer_port_[ip] = -1;
     const int nv = ip < link_ports_ ? vcs_ : 1;
     for (int k = 0; k < nv; ++k) {
       int v = in_next_vc_[ip] + k;
@@ -121,6 +128,7 @@ void Router::allocate_switch(uint64_t now) {
       if (iv.out < 0 || iv.q.empty() || iv.q.front().ready > now || !can_send(iv.out, now)) continue;
       offer_[ip] = ivc;
       const int op = out_port_of(iv.out);
+      offer_port_[ip] = op;
       if (granted_[op] == kNoMessage) {
         granted_[op] = kRequested;  // every requested output is granted below
         requested_outs_.push_back(op);
@@ -132,9 +140,10 @@ void Router::allocate_switch(uint64_t now) {
     for (int k = 0; k < in_ports_; ++k) {
       int ip = out_next_in_[op] + k;
       if (ip >= in_ports_) ip -= in_ports_;
+      if (offer_port_[ip] != op) continue;
       const int ivc = offer_[ip];
-      if (ivc < 0 || out_port_of(in_[ivc].out) != op) continue;
       granted_[op] = in_[ivc].q.front().msg;
+      offer_port_[ip] = -1;  // an input port moves one flit per cycle
       move_flit(ivc, now);
       out_next_in_[op] = ip + 1 == in_ports_ ? 0 : ip + 1;
       const int nv = ip < link_ports_ ? vcs_ : 1;

@@ -126,6 +126,7 @@ class Router : public sc_core::sc_module {
   std::vector<int> out_next_in_;    // per output port
   // Per-cycle scratch
   std::vector<int> offer_;          // per input port: offered input VC or -1
+  std::vector<int> offer_port_;     // per input port: output port of the offer, -1 once served
   std::vector<uint32_t> moved_;     // per input VC: worm that moved this cycle or kNoMessage
   std::vector<uint32_t> granted_;   // per output port: worm granted this cycle
   std::vector<int> requested_outs_;
