@@ -109,7 +109,14 @@ void apply_override(YAML::Node root, const std::string& text) {
     }
     chain.push_back(next);
   }
+  if (value.IsNull()) {
+    chain.back().remove(keys.back());  // key=null removes a key (back to its default)
+    return;
+  }
   chain.back()[keys.back()] = value;
+  // schedule.file and schedule.algorithm are alternatives: setting one drops the other.
+  if (keys.size() == 2 && keys[0] == "schedule" && (keys[1] == "file" || keys[1] == "algorithm"))
+    chain.back().remove(keys[1] == "file" ? "algorithm" : "file");
 }
 
 void read_network(const YAML::Node& n, Config& c, const Reader& r) {
