@@ -125,7 +125,7 @@ void Network::tick() {
   const uint64_t now = cycle_;
   if (!started_) {
     started_ = true;
-    if (source_) source_->start(*this, now);
+    for (TrafficSource* src : sources_) src->start(*this, now);
   }
   if (g_stop_requested) {
     status_ = RunStatus::Interrupted;
@@ -134,10 +134,10 @@ void Network::tick() {
   ++cycles_stepped_;
   for (Router* r : ctx_.active_routers) r->step(now);
   refresh_active_routers();
-  if (source_) source_->after_routers(*this, now);
+  for (TrafficSource* src : sources_) src->after_routers(*this, now);
   ctx_.delivered_now.clear();
   step_interfaces(now);
-  if (source_) source_->after_interfaces(*this, now);
+  for (TrafficSource* src : sources_) src->after_interfaces(*this, now);
   ctx_.injected_now.clear();
 
   if (ctx_.flits_moved != moved_at_last_check_) {
@@ -151,8 +151,13 @@ void Network::tick() {
     return;
   }
   uint64_t next = ctx_.active_routers.empty() ? next_interface_wake() : now + 1;
+  bool finished = true;
+  for (TrafficSource* src : sources_) {
+    next = std::min(next, std::max(now + 1, src->next_event()));
+    finished = finished && src->finished();
+  }
   if (next == kNever) {
-    status_ = (source_ == nullptr || source_->finished()) ? RunStatus::Completed : RunStatus::Stalled;
+    status_ = finished ? RunStatus::Completed : RunStatus::Stalled;
     return;
   }
   if (params_.max_cycles && next >= params_.max_cycles) {

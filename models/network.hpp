@@ -45,12 +45,15 @@ class Network : public sc_core::sc_module {
   Network(sc_core::sc_module_name name, const Topology& topo, const NetworkParams& params);
 
   // Registers a message before the simulation starts; returns its id.
+  // Messages may also be added while running, from a traffic source's callbacks.
   uint32_t add_message(int src, int dst, const Route& route, uint32_t flits, int step);
   // Hands a message to its sender's interface at cycle `when` (>= the current cycle).
   void release(uint32_t msg, uint64_t when);
   bool can_start(uint32_t msg) const { return nis_[ctx_.msgs[msg].src]->can_start(msg); }
 
-  void set_traffic(TrafficSource* source) { source_ = source; }
+  // Traffic sources are consulted in the order they were added (schedule first, then background).
+  void add_traffic(TrafficSource* source) { sources_.push_back(source); }
+  void set_traffic(TrafficSource* source) { sources_.assign(1, source); }
   // Asks the run to stop at the next cycle boundary (signal handlers may call it).
   static void request_stop();
 
@@ -77,7 +80,7 @@ class Network : public sc_core::sc_module {
   std::vector<std::unique_ptr<NetworkInterface>> nis_;
   std::vector<uint64_t> ni_wake_;
   std::vector<NetworkInterface*> active_nis_;
-  TrafficSource* source_ = nullptr;
+  std::vector<TrafficSource*> sources_;
   RunStatus status_ = RunStatus::Running;
   uint64_t cycle_ = 0;
   uint64_t cycles_stepped_ = 0;

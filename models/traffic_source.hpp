@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 
 namespace wormsim {
 
@@ -22,6 +23,9 @@ class TrafficSource {
   virtual void after_interfaces(Network& net, uint64_t now) = 0;
   // True once nothing more will ever be released.
   virtual bool finished() const = 0;
+  // The next cycle at which the source releases something on its own (not in
+  // reaction to a delivery), so that the network can skip idle cycles up to it.
+  virtual uint64_t next_event() const { return UINT64_MAX; }
 };
 
 }  // namespace wormsim

@@ -175,7 +175,8 @@ void read_timing(const YAML::Node& n, Config& c, const Reader& r) {
 void read_schedule(const YAML::Node& n, Config& c, const Reader& r, const fs::path& base) {
   r.allow_only(n, "schedule",
                {"file", "algorithm", "source", "orientation", "params", "flits", "mode", "strict"});
-  if (!n) r.fail("schedule", "missing (expected file: PATH or algorithm: NAME)");
+  if (!n) return;
+  c.has_schedule = true;
   ScheduleSource& s = c.schedule;
   if (n["file"] && n["algorithm"]) r.fail("schedule", "give either file or algorithm, not both", n);
   if (n["file"]) {
@@ -221,6 +222,83 @@ void read_schedule(const YAML::Node& n, Config& c, const Reader& r, const fs::pa
     r.fail("schedule", "source, orientation and params go with algorithm, not with file", n);
 }
 
+int read_node(const YAML::Node& n, const std::string& path, const Topology& topo, const Reader& r) {
+  NodeRef ref;
+  if (n.IsScalar()) {
+    ref.id = r.integer(n, path, 0, 1LL << 30);
+  } else if (n.IsSequence()) {
+    ref.is_coords = true;
+    for (size_t i = 0; i < n.size(); ++i)
+      ref.coords.push_back(r.integer(n[i], path + "[" + std::to_string(i) + "]", 0, 1 << 24));
+  } else {
+    r.fail(path, "expected a node id or a coordinate list", n);
+  }
+  std::string why;
+  const int node = resolve_node(topo, ref, &why);
+  if (node < 0) r.fail(path, why, n);
+  return node;
+}
+
+double probability(const YAML::Node& n, const std::string& path, const Reader& r, bool zero_ok) {
+  double v = 0;
+  try {
+    if (!n.IsScalar()) throw std::invalid_argument("");
+    size_t used = 0;
+    v = std::stod(n.Scalar(), &used);
+    if (used != n.Scalar().size()) throw std::invalid_argument("");
+  } catch (const std::exception&) {
+    r.fail(path, "expected a number", n);
+  }
+  if (!(v >= 0.0 && v <= 1.0) || (!zero_ok && v == 0.0))
+    r.fail(path, std::string("expected a number in ") + (zero_ok ? "[0, 1]" : "(0, 1]") + ", got " + n.Scalar(), n);
+  return v;
+}
+
+void read_traffic(const YAML::Node& n, Config& c, const Reader& r) {
+  r.allow_only(n, "traffic", {"pattern", "rate", "flits", "cycles", "hotspot"});
+  if (!n) return;
+  c.has_traffic = true;
+  BackgroundSpec& t = c.traffic;
+  if (!n["pattern"]) r.fail("traffic.pattern", "missing (expected uniform, transpose, bit-complement or hotspot)");
+  const std::string pat = r.string(n["pattern"], "traffic.pattern");
+  if (!parse_traffic_pattern(pat, t.pattern))
+    r.fail("traffic.pattern", "expected uniform, transpose, bit-complement or hotspot, got \"" + pat + "\"", n["pattern"]);
+  if (!n["rate"]) r.fail("traffic.rate", "missing (packets per node per cycle, e.g. 0.005)");
+  t.rate = probability(n["rate"], "traffic.rate", r, false);
+  if (!n["cycles"]) r.fail("traffic.cycles", "missing (length of the injection window in cycles)");
+  t.cycles = static_cast<uint64_t>(r.integer(n["cycles"], "traffic.cycles", 1, 1LL << 40));
+  const YAML::Node f = n["flits"];
+  if (!f) {
+    t.lengths = {{16, 1.0}};
+  } else if (f.IsScalar()) {
+    t.lengths = {{static_cast<int>(r.integer(f, "traffic.flits", 1, 1 << 20)), 1.0}};
+  } else if (f.IsSequence() && f.size() > 0) {
+    for (size_t i = 0; i < f.size(); ++i)
+      t.lengths.push_back({static_cast<int>(r.integer(f[i], "traffic.flits[" + std::to_string(i) + "]", 1, 1 << 20)), 1.0});
+  } else if (f.IsMap() && f.size() > 0) {
+    for (const auto& kv : f) {
+      const std::string key = kv.first.as<std::string>();
+      t.lengths.push_back({static_cast<int>(r.integer(kv.first, "traffic.flits (key " + key + ")", 1, 1 << 20)),
+                           probability(kv.second, "traffic.flits." + key, r, false)});
+    }
+  } else {
+    r.fail("traffic.flits", "expected a length, a list of lengths, or a mapping length: weight", f);
+  }
+  const Topology topo(c.topology);
+  if (n["hotspot"]) {
+    const YAML::Node h = n["hotspot"];
+    r.allow_only(h, "traffic.hotspot", {"nodes", "fraction"});
+    if (!h["nodes"] || !h["nodes"].IsSequence() || h["nodes"].size() == 0)
+      r.fail("traffic.hotspot.nodes", "expected a non-empty list of nodes", h);
+    for (size_t i = 0; i < h["nodes"].size(); ++i)
+      t.hotspots.push_back(read_node(h["nodes"][i], "traffic.hotspot.nodes[" + std::to_string(i) + "]", topo, r));
+    if (!h["fraction"]) r.fail("traffic.hotspot.fraction", "missing (share of packets sent to the hotspots)");
+    t.hotspot_fraction = probability(h["fraction"], "traffic.hotspot.fraction", r, true);
+  }
+  const std::string why = check_background(t, topo);
+  if (!why.empty()) r.fail("traffic", why, n);
+}
+
 void read_run(const YAML::Node& n, Config& c, const Reader& r) {
   r.allow_only(n, "run", {"seed", "max_cycles", "watchdog_cycles"});
   if (!n) return;
@@ -256,12 +334,16 @@ Config load_config(const std::string& path, const std::vector<std::string>& over
   if (!root.IsMap()) r.fail("(top level)", "expected a mapping with network, schedule, ...", root);
   for (const auto& o : overrides) apply_override(root, o);
   try {
-    r.allow_only(root, "", {"network", "timing", "schedule", "run", "output"});
+    r.allow_only(root, "", {"network", "timing", "schedule", "traffic", "run", "output"});
     const fs::path base = fs::path(path).parent_path();
     read_network(root["network"], c, r);
     read_timing(root["timing"], c, r);
     read_schedule(root["schedule"], c, r, base);
+    read_traffic(root["traffic"], c, r);
     read_run(root["run"], c, r);
+    c.traffic.seed = c.seed;
+    if (!c.has_schedule && !c.has_traffic)
+      r.fail("schedule", "missing: a run needs a schedule (file: PATH or algorithm: NAME), background traffic, or both");
     read_output(root["output"], c, r, base);
   } catch (const YAML::Exception& e) {
     throw ConfigError(path + ": " + e.msg);

@@ -14,6 +14,7 @@
 #include "models/timing.hpp"
 #include "models/topology.hpp"
 #include "models/node_id.hpp"
+#include "sim/background_traffic.hpp"
 #include "sim/executor.hpp"
 
 namespace wormsim {
@@ -41,8 +42,11 @@ struct Config {
   PortModel ports;
   std::string routing = "dimension-order";
   Timing timing;
-  // schedule and execution
+  // schedule and execution (a run has a schedule, background traffic, or both)
+  bool has_schedule = false;
   ScheduleSource schedule;
+  bool has_traffic = false;
+  BackgroundSpec traffic;  // seed is run.seed
   ExecutionMode mode = ExecutionMode::Barrier;
   bool strict = false;
   // run

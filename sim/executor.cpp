@@ -71,13 +71,17 @@ void ScheduleExecutor::try_release(Network& net, int node, uint64_t when) {
 }
 
 void ScheduleExecutor::after_routers(Network& net, uint64_t now) {
+  // Ids below total_ are the schedule's; later ones belong to other traffic sources.
   const auto& delivered = net.context().delivered_now;
   if (mode_ == ExecutionMode::Barrier) {
-    outstanding_ -= static_cast<uint32_t>(delivered.size());
-    if (!delivered.empty() && outstanding_ == 0) release_barrier_step(net, now);
+    uint32_t mine = 0;
+    for (uint32_t id : delivered) mine += id < total_;
+    outstanding_ -= mine;
+    if (mine && outstanding_ == 0) release_barrier_step(net, now);
     return;
   }
   for (uint32_t id : delivered) {
+    if (id >= total_) continue;
     const int dst = net.context().msgs[id].dst;
     give(dst, packet_[id]);
     try_release(net, dst, now);
@@ -86,6 +90,7 @@ void ScheduleExecutor::after_routers(Network& net, uint64_t now) {
 
 void ScheduleExecutor::after_interfaces(Network& net, uint64_t now) {
   if (mode_ != ExecutionMode::Eager) return;
+  // Any tail leaving a channel (background traffic's too) may unblock this node's next send.
   for (uint32_t id : net.context().injected_now) try_release(net, net.context().msgs[id].src, now + 1);
 }
 

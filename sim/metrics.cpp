@@ -28,6 +28,19 @@ uint64_t percentile(const std::vector<uint64_t>& sorted, double p) {
   return sorted[std::min(idx, sorted.size() - 1)];
 }
 
+LatencyStats latency_stats(std::vector<uint64_t> v) {
+  LatencyStats s;
+  if (v.empty()) return s;
+  std::sort(v.begin(), v.end());
+  double sum = 0;
+  for (uint64_t l : v) sum += static_cast<double>(l);
+  s.mean = sum / static_cast<double>(v.size());
+  s.p50 = percentile(v, 50);
+  s.p99 = percentile(v, 99);
+  s.max = v.back();
+  return s;
+}
+
 namespace {
 
 void add(ContentionTotals& t, uint64_t cycles) {
@@ -47,10 +60,22 @@ RunMetrics compute_metrics(const Network& net, int num_steps) {
     r.steps[s].step = s;
     r.steps[s].start = kNever;
   }
-  std::vector<uint64_t> latencies;
+  std::vector<uint64_t> latencies, background;
   uint64_t last = 0;
+  bool scheduled = false;
+  for (const MessageRecord& m : ctx.msgs) scheduled = scheduled || m.step >= 0;
   for (const MessageRecord& m : ctx.msgs) {
     const MessageView v = view_message(ctx, m);
+    if (m.step < 0) {
+      r.has_background = true;
+      ++r.background.messages;
+      if (v.delivered) {
+        ++r.background.delivered;
+        r.background.flits_delivered += m.flits;
+        background.push_back(v.latency);
+      }
+      if (scheduled) continue;
+    }
     ++r.messages;
     r.tcd += m.hops;
     StepMetrics* st = m.step >= 0 && m.step < num_steps ? &r.steps[m.step] : nullptr;
@@ -82,15 +107,12 @@ RunMetrics compute_metrics(const Network& net, int num_steps) {
     if (st.delivered) st.mean_latency /= static_cast<double>(st.delivered);
     if (st.start == kNever) st.start = 0;
   }
-  std::sort(latencies.begin(), latencies.end());
-  if (!latencies.empty()) {
-    double sum = 0;
-    for (uint64_t l : latencies) sum += static_cast<double>(l);
-    r.latency_mean = sum / static_cast<double>(latencies.size());
-    r.latency_p50 = percentile(latencies, 50);
-    r.latency_p99 = percentile(latencies, 99);
-    r.latency_max = latencies.back();
-  }
+  const LatencyStats ls = latency_stats(std::move(latencies));
+  r.latency_mean = ls.mean;
+  r.latency_p50 = ls.p50;
+  r.latency_p99 = ls.p99;
+  r.latency_max = ls.max;
+  r.background.latency = latency_stats(std::move(background));
   r.completion = r.status == "completed" ? last : std::max(last, net.cycle());
   r.links = static_cast<int64_t>(ctx.link_busy.size());
   for (uint64_t b : ctx.link_busy) {

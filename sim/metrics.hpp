@@ -27,6 +27,19 @@ struct StepMetrics {
   ContentionTotals step_contention, depth_contention;
 };
 
+struct LatencyStats {
+  double mean = 0.0;
+  uint64_t p50 = 0, p99 = 0, max = 0;
+};
+LatencyStats latency_stats(std::vector<uint64_t> latencies);
+
+// Background traffic (messages with step -1), reported apart from the schedule's.
+struct BackgroundMetrics {
+  int64_t messages = 0, delivered = 0;
+  int64_t flits_delivered = 0;
+  LatencyStats latency;
+};
+
 struct RunMetrics {
   std::string status;
   uint64_t completion = 0;  // cycle of the last tail ejection (all delivered) or where the run stopped
@@ -40,6 +53,8 @@ struct RunMetrics {
   int64_t links = 0, links_used = 0;
   uint64_t flits_injected = 0, flits_ejected = 0;
   std::vector<StepMetrics> steps;
+  bool has_background = false;
+  BackgroundMetrics background;
 };
 
 // Derived per-message figures (for messages.csv).
@@ -53,6 +68,10 @@ struct MessageView {
 };
 MessageView view_message(const SimContext& ctx, const MessageRecord& m);
 
+// The run's figures. When the run has schedule messages, the message-level
+// figures (latency, contention, completion, TCD) are the schedule's, and
+// background traffic is summarised apart; otherwise they are the background's.
+// Link figures always count every flit.
 RunMetrics compute_metrics(const Network& net, int num_steps);
 
 // Nearest-rank percentile of sorted values (p in 0..100).

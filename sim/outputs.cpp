@@ -28,6 +28,14 @@ std::string cycle_or_empty(uint64_t c) { return c == kNever ? "" : std::to_strin
 
 ojson contention(const ContentionTotals& t) { return ojson{{"messages", t.messages}, {"cycles", t.cycles}}; }
 
+ojson traffic_json(const BackgroundSpec& t) {
+  ojson lengths = ojson::array();
+  for (const auto& [flits, w] : t.lengths) lengths.push_back({{"flits", flits}, {"weight", w}});
+  ojson j{{"pattern", to_string(t.pattern)}, {"rate", t.rate}, {"cycles", t.cycles}, {"flits", lengths}};
+  if (t.pattern == TrafficPattern::Hotspot) j["hotspot"] = {{"nodes", t.hotspots}, {"fraction", t.hotspot_fraction}};
+  return j;
+}
+
 ojson config_json(const Config& c) {
   ojson sched = ojson::object();
   if (!c.schedule.file.empty()) sched["file"] = c.schedule.file;
@@ -54,6 +62,7 @@ ojson config_json(const Config& c) {
         {"credit_delay", c.timing.credit_delay}}},
       {"schedule", sched},
       {"run", {{"seed", c.seed}, {"max_cycles", c.max_cycles}, {"watchdog_cycles", c.watchdog_cycles}}},
+      {"traffic", c.has_traffic ? traffic_json(c.traffic) : ojson(nullptr)},
   };
 }
 
@@ -92,6 +101,18 @@ std::string summary_json(const RunReport& rep) {
       {"flits_injected", m.flits_injected},
       {"flits_ejected", m.flits_ejected},
       {"simulated_cycles", net.cycles_simulated()}};
+  if (m.has_background) {
+    const auto& b = m.background;
+    const Config& c = *rep.config;
+    const double window_node_cycles = static_cast<double>(c.traffic.cycles) * topo.num_nodes();
+    j["background"] = ojson{
+        {"pattern", to_string(c.traffic.pattern)},
+        {"offered_rate", c.traffic.rate},
+        {"messages", b.messages},
+        {"delivered", b.delivered},
+        {"accepted_flits_per_node_cycle", window_node_cycles > 0 ? b.flits_delivered / window_node_cycles : 0.0},
+        {"latency", {{"mean", b.latency.mean}, {"p50", b.latency.p50}, {"p99", b.latency.p99}, {"max", b.latency.max}}}};
+  }
   const bool complete = m.status == "completed";
   j["invariants"] = ojson{{"flits_conserved", m.flits_injected == m.flits_ejected || !complete},
                           {"all_messages_delivered", !complete || m.delivered == m.messages},
@@ -134,9 +155,13 @@ std::string messages_csv(const RunReport& rep) {
   for (size_t id = 0; id < ctx.msgs.size(); ++id) {
     const MessageRecord& m = ctx.msgs[id];
     const MessageView v = view_message(ctx, m);
-    const int pk = (*rep.message_packets)[id];
-    const std::string& pname = pk >= 0 ? rep.schedule->packets[pk].name : std::string();
-    os << id << ',' << m.step << ',' << (id - offsets[m.step]) << ',' << m.src << ',' << m.dst << ','
+    // Background messages (step -1) come after the schedule's and carry no named packet.
+    const bool scheduled = m.step >= 0;
+    const int pk = scheduled ? (*rep.message_packets)[id] : -1;
+    const std::string pname = pk >= 0 ? rep.schedule->packets[pk].name : std::string();
+    os << id << ',' << m.step << ',';
+    if (scheduled) os << (id - offsets[m.step]);
+    os << ',' << m.src << ',' << m.dst << ','
        << quoted(topo.node_name(m.src)) << ',' << quoted(topo.node_name(m.dst)) << ',' << quoted(pname) << ','
        << m.flits << ',' << m.hops << ',' << cycle_or_empty(m.release) << ',' << cycle_or_empty(m.inject) << ','
        << cycle_or_empty(m.header_arrival) << ',' << cycle_or_empty(m.delivered) << ',';
@@ -213,6 +238,10 @@ std::string human_summary(const RunReport& rep, const std::string& dir) {
      << " msgs), port wait " << m.port_wait.cycles << " cycles\n";
   os << "links:       mean utilisation " << fixed(m.link_util_mean, 4) << ", max " << fixed(m.link_util_max, 4)
      << " (" << m.links_used << " of " << m.links << " used)\n";
+  if (m.has_background) {
+    os << "background:  " << m.background.delivered << " of " << m.background.messages << " packets delivered, latency mean "
+       << fixed(m.background.latency.mean, 2) << ", p99 " << m.background.latency.p99 << " cycles\n";
+  }
   os << "outputs:     " << dir << "/{summary.json,messages.csv,links.csv,steps.csv}\n";
   return os.str();
 }

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <csignal>
 #include <iostream>
+#include <memory>
 
 #include <spdlog/spdlog.h>
 
@@ -10,6 +11,7 @@
 #include "schedules/generators/generators.hpp"
 #include "schedules/schedule_json.hpp"
 #include "schedules/validator.hpp"
+#include "sim/background_traffic.hpp"
 #include "sim/executor.hpp"
 #include "sim/metrics.hpp"
 #include "sim/outputs.hpp"
@@ -65,6 +67,12 @@ std::vector<std::string> setting_warnings(const Config& cfg) {
 }  // namespace
 
 bool prepare_schedule(const Config& cfg, Schedule& s, Diagnostics& diag) {
+  if (!cfg.has_schedule) {
+    s = Schedule{};
+    s.topology = cfg.topology;
+    s.name = "background traffic only";
+    return true;
+  }
   if (!cfg.schedule.file.empty()) {
     if (!load_schedule_file(cfg.schedule.file, s, diag)) return false;
   } else if (!generate_from_config(cfg, s, diag)) {
@@ -114,7 +122,12 @@ int run_command(const RunOptions& opts) {
   const auto t_elab = Clock::now();
   Network net("network", topo, np);
   ScheduleExecutor exec(schedule, net, cfg.mode);
-  net.set_traffic(&exec);
+  net.add_traffic(&exec);
+  std::unique_ptr<BackgroundTraffic> background;
+  if (cfg.has_traffic) {
+    background = std::make_unique<BackgroundTraffic>(cfg.traffic, topo);
+    net.add_traffic(background.get());
+  }
   report.host.elaboration_seconds = seconds_since(t_elab);
   spdlog::info("elaborated {} ({} routers, {} links) in {:.3f} s", topo.spec().describe(), topo.num_nodes(),
                topo.num_links(), report.host.elaboration_seconds);

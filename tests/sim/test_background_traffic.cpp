@@ -1,0 +1,152 @@
+// Synthetic background traffic: Bernoulli injection counts, destination
+// patterns, conservation, and mixing with a schedule in one run.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "harness.hpp"
+#include "sim/background_traffic.hpp"
+
+namespace wormsim::test {
+namespace {
+
+struct BgRun {
+  SimRun run;
+  std::unique_ptr<BackgroundTraffic> bg;
+};
+
+BgRun run_background(const TopologySpec& spec, const BackgroundSpec& b, const Schedule* schedule = nullptr) {
+  BgRun r;
+  Schedule empty;
+  empty.topology = spec;
+  const Schedule& s = schedule ? *schedule : empty;
+  r.run.topo = std::make_unique<Topology>(spec);
+  NetworkParams p = default_params();
+  p.buffer_flits = 8;
+  r.run.net = std::make_unique<Network>("network", *r.run.topo, p);
+  r.run.exec = std::make_unique<ScheduleExecutor>(s, *r.run.net, ExecutionMode::Barrier);
+  r.bg = std::make_unique<BackgroundTraffic>(b, *r.run.topo);
+  EXPECT_EQ(check_background(b, *r.run.topo), "");
+  r.run.net->add_traffic(r.run.exec.get());
+  r.run.net->add_traffic(r.bg.get());
+  sc_core::sc_start();
+  return r;
+}
+
+BackgroundSpec spec(TrafficPattern p, double rate, uint64_t cycles) {
+  BackgroundSpec b;
+  b.pattern = p;
+  b.rate = rate;
+  b.cycles = cycles;
+  b.lengths = {{4, 1.0}};
+  b.seed = 11;
+  return b;
+}
+
+TEST(Background, UniformBernoulliCountAndConservation) {
+  const TopologySpec mesh{TopologyKind::Mesh, {8, 8}};
+  BackgroundSpec b = spec(TrafficPattern::Uniform, 0.01, 20000);
+  b.lengths = {{2, 3.0}, {16, 1.0}};  // mixed lengths, 3:1
+  BgRun r = run_background(mesh, b);
+  ASSERT_EQ(r.run.net->status(), RunStatus::Completed);
+  const SimContext& ctx = r.run.net->context();
+  // Expected 64 * 20000 * 0.01 = 12800 packets; binomial sd ~ 113. Allow 5 sd.
+  const double n = static_cast<double>(ctx.msgs.size());
+  EXPECT_NEAR(n, 12800.0, 5 * std::sqrt(12800.0 * 0.99));
+  int shorts = 0;
+  for (const MessageRecord& m : ctx.msgs) {
+    EXPECT_EQ(m.step, -1);
+    EXPECT_NE(m.src, m.dst);
+    EXPECT_NE(m.delivered, kNever);
+    EXPECT_LT(m.release, 20000u);
+    shorts += m.flits == 2;
+  }
+  EXPECT_NEAR(shorts / n, 0.75, 0.02);
+  EXPECT_EQ(ctx.flits_injected, ctx.flits_ejected);
+  const RunMetrics met = r.run.metrics(0);
+  EXPECT_TRUE(met.has_background);
+  EXPECT_EQ(met.background.delivered, static_cast<int64_t>(ctx.msgs.size()));
+  EXPECT_GE(met.background.latency.p50, 2u * 1 + 2);  // at least one hop
+}
+
+TEST(Background, TransposeAndBitComplementDestinations) {
+  const TopologySpec mesh{TopologyKind::Mesh, {4, 4}};
+  BgRun r = run_background(mesh, spec(TrafficPattern::Transpose, 0.05, 2000));
+  const Topology& t = *r.run.topo;
+  ASSERT_GT(r.run.net->context().msgs.size(), 100u);
+  for (const MessageRecord& m : r.run.net->context().msgs) {
+    EXPECT_EQ(t.coord(m.dst, 0), t.coord(m.src, 1));
+    EXPECT_EQ(t.coord(m.dst, 1), t.coord(m.src, 0));
+  }
+}
+
+TEST(Background, BitComplementOnHypercube) {
+  const TopologySpec cube{TopologyKind::Hypercube, {5}};
+  BgRun r = run_background(cube, spec(TrafficPattern::BitComplement, 0.05, 2000));
+  ASSERT_GT(r.run.net->context().msgs.size(), 100u);
+  for (const MessageRecord& m : r.run.net->context().msgs) {
+    EXPECT_EQ(m.dst, 31 - m.src);
+    EXPECT_EQ(m.hops, 5);
+  }
+}
+
+TEST(Background, HotspotShare) {
+  const TopologySpec mesh{TopologyKind::Mesh, {6, 6}};
+  BackgroundSpec b = spec(TrafficPattern::Hotspot, 0.02, 10000);
+  b.hotspots = {0};
+  b.hotspot_fraction = 0.3;
+  BgRun r = run_background(mesh, b);
+  const auto& msgs = r.run.net->context().msgs;
+  double to_hot = 0, from_others = 0;
+  for (const MessageRecord& m : msgs) {
+    if (m.src == 0) continue;
+    ++from_others;
+    to_hot += m.dst == 0;
+  }
+  // 0.3 + 0.7/35 of the packets of other nodes go to the hotspot.
+  EXPECT_NEAR(to_hot / from_others, 0.3 + 0.7 / 35, 0.03);
+}
+
+// A broadcast under background load: the schedule's figures stay the schedule's,
+// the background is reported apart, and blocking by background worms is counted
+// as background contention.
+TEST(Background, AlongsideASchedule) {
+  const TopologySpec mesh{TopologyKind::Mesh, {4, 4}};
+  Schedule s;
+  s.topology = mesh;
+  s.flits = 32;
+  s.broadcast = true;
+  s.source = 0;
+  s.add_packet("0", 0);
+  for (int step = 0, have = 1; have < 16; ++step, have *= 2) {
+    s.steps.emplace_back();
+    for (int i = 0; i < have && i + have < 16; ++i) {
+      ScheduledMessage m;
+      m.src = i;
+      m.dst = i + have;
+      m.packet = 0;
+      s.steps.back().push_back(m);
+    }
+  }
+  BgRun r = run_background(mesh, spec(TrafficPattern::Uniform, 0.2, 400), &s);
+  ASSERT_EQ(r.run.net->status(), RunStatus::Completed);
+  const RunMetrics m = r.run.metrics(static_cast<int>(s.steps.size()));
+  EXPECT_EQ(m.messages, 15);
+  EXPECT_EQ(m.delivered, 15);
+  EXPECT_TRUE(m.has_background);
+  EXPECT_GT(m.background.messages, 500);
+  EXPECT_GT(m.background_contention.cycles, 0);
+}
+
+TEST(Background, RejectsImpossibleSpecs) {
+  const Topology mesh3({TopologyKind::Mesh, {4, 3}});
+  EXPECT_NE(check_background(spec(TrafficPattern::Transpose, 0.1, 10), mesh3), "");
+  EXPECT_NE(check_background(spec(TrafficPattern::Uniform, 0.0, 10), mesh3), "");
+  EXPECT_NE(check_background(spec(TrafficPattern::Uniform, 1.5, 10), mesh3), "");
+  EXPECT_NE(check_background(spec(TrafficPattern::Hotspot, 0.1, 10), mesh3), "");
+  const Topology cube5({TopologyKind::Hypercube, {5}});
+  EXPECT_NE(check_background(spec(TrafficPattern::Transpose, 0.1, 10), cube5), "");
+}
+
+}  // namespace
+}  // namespace wormsim::test
