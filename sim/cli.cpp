@@ -13,6 +13,7 @@
 
 #include "models/node_id.hpp"
 #include "schedules/analysis.hpp"
+#include "schedules/draw_svg.hpp"
 #include "schedules/generators/generators.hpp"
 #include "schedules/schedule_json.hpp"
 #include "schedules/validator.hpp"
@@ -153,6 +154,40 @@ int schedule_generate(const GenerateOptions& o) {
   return kExitOk;
 }
 
+// --- schedule draw ----------------------------------------------------------
+
+struct DrawOptions {
+  std::string file, output;
+  double cell = 56.0;
+  bool no_labels = false, no_legend = false;
+  int slices_per_row = 0;
+  std::string title;
+};
+
+int schedule_draw(const DrawOptions& o) {
+  Schedule s;
+  Diagnostics diag(o.file);
+  if (!load_schedule_file(o.file, s, diag)) {
+    std::cerr << diag.format();
+    return kExitInputError;
+  }
+  SvgOptions svg;
+  svg.cell = o.cell;
+  svg.label_nodes = !o.no_labels;
+  svg.label_steps = !o.no_labels;
+  svg.legend = !o.no_legend;
+  svg.slices_per_row = o.slices_per_row;
+  svg.title = o.title;
+  try {
+    const Topology topo(s.topology);
+    write_file_atomically(o.output, schedule_to_svg(s, topo, svg));
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << o.file << ": " << e.what() << "\n";
+    return kExitInputError;
+  }
+  return kExitOk;
+}
+
 std::string algorithm_list() {
   std::ostringstream os;
   for (const auto& g : generator_registry()) os << "  " << g.name << ": " << g.summary << "\n";
@@ -205,6 +240,18 @@ int cli_main(int argc, char** argv) {
   gen_cmd->add_option("--param", gen.params, "Algorithm-specific name=value, repeatable");
   gen_cmd->add_option("-o,--output", gen.output, "Output file (default: stdout)");
 
+  DrawOptions draw;
+  auto* draw_cmd = sched_cmd->add_subcommand(
+      "draw", "Draw a schedule as SVG: 2-D grids, 3-D as a row of z-slices, rings as a circle, small hypercubes");
+  draw_cmd->add_option("file", draw.file, "Schedule JSON file")->required();
+  draw_cmd->add_option("-o,--output", draw.output, "Output SVG file")->required();
+  draw_cmd->add_option("--cell", draw.cell, "Grid spacing in pixels (default 56)")->check(CLI::Range(8.0, 400.0));
+  draw_cmd->add_flag("--no-labels", draw.no_labels, "Omit node and step labels");
+  draw_cmd->add_flag("--no-legend", draw.no_legend, "Omit the legend");
+  draw_cmd->add_option("--slices-per-row", draw.slices_per_row, "3-D: z-slices per row (default: all in one row)")
+      ->check(CLI::Range(0, 1024));
+  draw_cmd->add_option("--title", draw.title, "Title (default: the schedule's name)");
+
   app.add_subcommand("algorithms", "List the schedule generators");
 
   try {
@@ -221,6 +268,7 @@ int cli_main(int argc, char** argv) {
   }
   if (check_cmd->parsed()) return schedule_check(chk);
   if (gen_cmd->parsed()) return schedule_generate(gen);
+  if (draw_cmd->parsed()) return schedule_draw(draw);
   return kExitUsage;
 }
 
