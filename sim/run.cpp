@@ -2,7 +2,9 @@
 
 #include <chrono>
 #include <csignal>
+#include <iomanip>
 #include <iostream>
+#include <unistd.h>
 #include <memory>
 
 #include <spdlog/spdlog.h>
@@ -64,6 +66,37 @@ std::vector<std::string> setting_warnings(const Config& cfg) {
   return w;
 }
 
+// Rough upper estimate of the run's memory, calibrated on measured peak RSS
+// (docs/performance.md): two SystemC modules and the topology graph per node,
+// the buffers, and the message table.
+double estimate_bytes(const Config& cfg, const Topology& topo, size_t messages, size_t hops) {
+  const double ports = topo.num_ports() + cfg.ports.injection_channels(topo);
+  const double per_node = 4600.0 + ports * cfg.vcs * (cfg.buffer_flits * 24.0 + 64.0);
+  double traffic = 0.0;
+  if (cfg.has_traffic) traffic = cfg.traffic.rate * static_cast<double>(cfg.traffic.cycles) * topo.num_nodes();
+  return per_node * topo.num_nodes() + (static_cast<double>(messages) + traffic) * 450.0 +
+         static_cast<double>(hops) * 8.0;
+}
+
+double machine_bytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page > 0 ? static_cast<double>(pages) * static_cast<double>(page) : 0.0;
+}
+
+// Refuses runs whose estimated memory exceeds 80% of the machine, before
+// anything large is built. `messages` is a guess before the schedule exists
+// (one per node, as for a broadcast) and exact after.
+bool fits_in_memory(const Config& cfg, const Topology& topo, size_t messages, size_t hops) {
+  const double need = estimate_bytes(cfg, topo, messages, hops);
+  const double have = machine_bytes();
+  spdlog::info("estimated memory {:.1f} MiB", need / (1 << 20));
+  if (have <= 0 || need <= 0.8 * have) return true;
+  std::cerr << "error: " << cfg.path << ": network.dims: this run needs about " << std::fixed << std::setprecision(1)
+            << need / (1 << 30) << " GiB (" << topo.num_nodes() << " routers, " << messages
+            << " messages) but the machine has " << have / (1 << 30) << " GiB; refusing to start\n";
+  return false;
+}
+
 }  // namespace
 
 bool prepare_schedule(const Config& cfg, Schedule& s, Diagnostics& diag) {
@@ -100,6 +133,8 @@ int run_command(const RunOptions& opts) {
   if (!opts.out_dir.empty()) cfg.out_dir = opts.out_dir;
   cfg.strict = cfg.strict || opts.strict;
 
+  const Topology topo(cfg.topology);
+  if (!fits_in_memory(cfg, topo, static_cast<size_t>(topo.num_nodes()), 0)) return kExitInputError;
   Schedule schedule;
   Diagnostics diag(cfg.schedule.file.empty() ? opts.config_path : cfg.schedule.file);
   const bool ok = prepare_schedule(cfg, schedule, diag);
@@ -111,7 +146,10 @@ int run_command(const RunOptions& opts) {
   for (const auto& d : diag.items()) report.warnings.push_back(d.where + ": " + d.what);
   for (const auto& w : setting_warnings(cfg)) spdlog::warn("{}", w);
 
-  const Topology topo(cfg.topology);
+  size_t hops = 0;
+  for (const auto& step : schedule.steps)
+    for (const auto& m : step) hops += static_cast<size_t>(topo.distance(m.src, m.dst));
+  if (!fits_in_memory(cfg, topo, schedule.num_messages(), hops)) return kExitInputError;
   NetworkParams np;
   np.vcs = cfg.vcs;
   np.buffer_flits = cfg.buffer_flits;
