@@ -1,5 +1,6 @@
 #include "schedules/schedule_json.hpp"
 
+#include <climits>
 #include <fstream>
 #include <memory>
 #include <set>
@@ -25,7 +26,15 @@ std::string type_name(const json& j) { return j.type_name(); }
 // Reads a node reference (integer or list of integers) into a NodeRef.
 bool node_ref_from_json(const json& j, NodeRef& ref, std::string& why) {
   ref = NodeRef{};
+  // Integers past the signed 64-bit range would wrap; they are out of any network's range anyway.
+  auto too_big = [](const json& v) {
+    return v.is_number_unsigned() && v.get<unsigned long long>() > static_cast<unsigned long long>(LLONG_MAX);
+  };
   if (j.is_number_integer()) {
+    if (too_big(j)) {
+      why = "node id " + j.dump() + " is out of range";
+      return false;
+    }
     ref.id = j.get<long long>();
     return true;
   }
@@ -34,6 +43,10 @@ bool node_ref_from_json(const json& j, NodeRef& ref, std::string& why) {
     for (const auto& c : j) {
       if (!c.is_number_integer()) {
         why = "coordinates must be integers, got " + type_name(c);
+        return false;
+      }
+      if (too_big(c)) {
+        why = "coordinate " + c.dump() + " is out of range";
         return false;
       }
       ref.coords.push_back(c.get<long long>());
@@ -53,6 +66,11 @@ struct Parser {
   int node(const json& j, const std::string& where) {
     NodeRef ref;
     std::string why;
+    if (j.is_number_unsigned() && j.get<unsigned long long>() > static_cast<unsigned long long>(LLONG_MAX)) {
+      diag.error(where, "node id " + j.dump() + " is out of range 0.." + std::to_string(topo->num_nodes() - 1) +
+                            " for " + topo->spec().describe());
+      return -1;
+    }
     if (!node_ref_from_json(j, ref, why)) {
       diag.error(where, why);
       return -1;
@@ -269,10 +287,25 @@ nlohmann::ordered_json node_json(const Topology& topo, int node) {
 bool parse_schedule_json(const std::string& text, Schedule& out, Diagnostics& diag) {
   out = Schedule{};
   json root;
+  // nlohmann keeps the last of repeated keys; a repeated key is almost always a mistake.
+  std::vector<std::set<std::string>> keys;
+  std::string repeated;
+  const json::parser_callback_t check_keys = [&](int, json::parse_event_t event, json& parsed) {
+    if (event == json::parse_event_t::object_start) keys.emplace_back();
+    else if (event == json::parse_event_t::object_end && !keys.empty()) keys.pop_back();
+    else if (event == json::parse_event_t::key && !keys.empty() && !keys.back().insert(parsed.get<std::string>()).second &&
+             repeated.empty())
+      repeated = parsed.get<std::string>();
+    return true;
+  };
   try {
-    root = json::parse(text);
+    root = json::parse(text, check_keys);
   } catch (const json::parse_error& e) {
     diag.error("", std::string("not valid JSON: ") + e.what());
+    return false;
+  }
+  if (!repeated.empty()) {
+    diag.error("field \"" + repeated + "\"", "given twice in one object");
     return false;
   }
   const int before = diag.errors();

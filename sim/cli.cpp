@@ -108,14 +108,14 @@ struct GenerateOptions {
   int flits = 16;
 };
 
-int schedule_generate(const GenerateOptions& o) {
-  TopologySpec spec;
+// Turns the command-line options into a topology and generator options.
+// Returns kExitOk or the exit code of the problem it reported.
+int generator_inputs(const GenerateOptions& o, TopologySpec& spec, GeneratorOptions& g) {
   if (!parse_topology_kind(o.topology, spec.kind)) {
     std::cerr << "error: --topology: expected mesh, torus, hypercube, line or ring, got \"" << o.topology << "\"\n";
     return kExitUsage;
   }
   spec.dims = o.dims;
-  GeneratorOptions g;
   g.orientation = o.orientation;
   g.flits = o.flits;
   for (const auto& p : o.params) {
@@ -130,19 +130,31 @@ int schedule_generate(const GenerateOptions& o) {
     const Topology topo(spec);
     if (o.source == "eye") {
       g.source_eye = true;
-    } else {
-      NodeRef ref;
-      std::string why;
-      if (!parse_node_text(o.source, ref)) {
-        std::cerr << "error: --source: expected a node id, coordinates like 1,2, or eye; got \"" << o.source << "\"\n";
-        return kExitUsage;
-      }
-      g.source = resolve_node(topo, ref, &why);
-      if (g.source < 0) {
-        std::cerr << "error: --source: " << why << "\n";
-        return kExitInputError;
-      }
+      return kExitOk;
     }
+    NodeRef ref;
+    std::string why;
+    if (!parse_node_text(o.source, ref)) {
+      std::cerr << "error: --source: expected a node id, coordinates like 1,2, or eye; got \"" << o.source << "\"\n";
+      return kExitUsage;
+    }
+    g.source = resolve_node(topo, ref, &why);
+    if (g.source < 0) {
+      std::cerr << "error: --source: " << why << "\n";
+      return kExitInputError;
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "error: --dims: " << e.what() << "\n";
+    return kExitInputError;
+  }
+  return kExitOk;
+}
+
+int schedule_generate(const GenerateOptions& o) {
+  TopologySpec spec;
+  GeneratorOptions g;
+  if (const int code = generator_inputs(o, spec, g)) return code;
+  try {
     const Schedule s = generate_schedule(o.algorithm, spec, g);
     const std::string text = schedule_to_json(s);
     if (o.output.empty() || o.output == "-") std::cout << text;
@@ -151,6 +163,58 @@ int schedule_generate(const GenerateOptions& o) {
     std::cerr << "error: " << e.what() << "\n";
     return kExitInputError;
   }
+  return kExitOk;
+}
+
+// --- schedule survey --------------------------------------------------------
+
+// Static figures of one algorithm from every source (or the sources listed), in one process.
+int schedule_survey(const GenerateOptions& o, const std::vector<std::string>& sources, bool json) {
+  TopologySpec spec;
+  GeneratorOptions g;
+  GenerateOptions base = o;
+  base.source = "0";
+  if (const int code = generator_inputs(base, spec, g)) return code;
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  try {
+    const Topology topo(spec);
+    std::vector<int> ids;
+    for (const auto& text : sources) {
+      NodeRef ref;
+      std::string why;
+      const int id = parse_node_text(text, ref) ? resolve_node(topo, ref, &why) : -1;
+      if (id < 0) {
+        std::cerr << "error: --sources: \"" << text << "\": " << (why.empty() ? "not a node" : why) << "\n";
+        return kExitInputError;
+      }
+      ids.push_back(id);
+    }
+    if (ids.empty())
+      for (int n = 0; n < topo.num_nodes(); ++n) ids.push_back(n);
+    if (!json) std::cout << "source\tid\tsteps\tmessages\ttcd\tstep_contention_pairs\n";
+    for (int id : ids) {
+      g.source = id;
+      const Schedule s = generate_schedule(o.algorithm, spec, g);
+      const StaticAnalysis a = analyze_schedule(s, topo);
+      if (json)
+        rows.push_back({{"source", topo.node_name(id)}, {"id", id}, {"steps", a.steps}, {"messages", a.messages},
+                        {"tcd", a.tcd}, {"step_contention_pairs", a.step_contention_pairs()}});
+      else
+        std::cout << topo.node_name(id) << '\t' << id << '\t' << a.steps << '\t' << a.messages << '\t' << a.tcd
+                  << '\t' << a.step_contention_pairs() << '\n';
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return kExitInputError;
+  }
+  if (json)
+    std::cout << nlohmann::ordered_json{{"algorithm", o.algorithm},
+                                        {"topology", spec.describe()},
+                                        {"orientation", o.orientation},
+                                        {"params", o.params},
+                                        {"sources", rows}}
+                     .dump(1)
+              << "\n";
   return kExitOk;
 }
 
@@ -240,6 +304,21 @@ int cli_main(int argc, char** argv) {
   gen_cmd->add_option("--param", gen.params, "Algorithm-specific name=value, repeatable");
   gen_cmd->add_option("-o,--output", gen.output, "Output file (default: stdout)");
 
+  GenerateOptions survey;
+  std::vector<std::string> survey_sources;
+  bool survey_json = false;
+  auto* survey_cmd = sched_cmd->add_subcommand(
+      "survey", "Static figures (steps, messages, TCD, step contention) of an algorithm from every source");
+  survey_cmd->add_option("--algorithm,-a", survey.algorithm, "Algorithm name (see `wormsim algorithms`)")->required();
+  survey_cmd->add_option("--topology,-t", survey.topology, "mesh, torus, hypercube, line or ring");
+  survey_cmd->add_option("--dims,-d", survey.dims, "Radix per dimension; hypercube: D")->required()->delimiter(',');
+  survey_cmd->add_option("--orientation", survey.orientation, "Eye algorithms: paper or best")
+      ->check(CLI::IsMember({"paper", "best"}));
+  survey_cmd->add_option("--param", survey.params, "Algorithm-specific name=value, repeatable");
+  survey_cmd->add_option("--sources", survey_sources, "Only these sources (ids or x,y,...; separate with ';')")
+      ->delimiter(';');
+  survey_cmd->add_flag("--json", survey_json, "Print one JSON object instead of a table");
+
   DrawOptions draw;
   auto* draw_cmd = sched_cmd->add_subcommand(
       "draw", "Draw a schedule as SVG: 2-D grids, 3-D as a row of z-slices, rings as a circle, small hypercubes");
@@ -269,6 +348,7 @@ int cli_main(int argc, char** argv) {
   if (check_cmd->parsed()) return schedule_check(chk);
   if (gen_cmd->parsed()) return schedule_generate(gen);
   if (draw_cmd->parsed()) return schedule_draw(draw);
+  if (survey_cmd->parsed()) return schedule_survey(survey, survey_sources, survey_json);
   return kExitUsage;
 }
 

@@ -20,15 +20,28 @@ class Reader {
 
   [[noreturn]] void fail(const std::string& path, const std::string& what, const YAML::Node& at = YAML::Node()) const {
     std::string where = file_ + ": " + path;
-    if (at.IsDefined() && !at.IsNull() && at.Mark().line >= 0) where += " (line " + std::to_string(at.Mark().line + 1) + ")";
+    if (from_command_line(path)) where += " (from --set)";
+    else if (at.IsDefined() && !at.IsNull() && at.Mark().line >= 0)
+      where += " (line " + std::to_string(at.Mark().line + 1) + ")";
     throw ConfigError(where + ": " + what);
+  }
+
+  // Paths set with --set: their line numbers would point into the --set text, not the file.
+  void mark_overridden(const std::string& path) { overridden_.insert(path); }
+  bool from_command_line(const std::string& path) const {
+    for (const auto& o : overridden_)
+      if (path == o || path.rfind(o + ".", 0) == 0 || path.rfind(o + "[", 0) == 0) return true;
+    return false;
   }
 
   void allow_only(const YAML::Node& map, const std::string& path, const std::set<std::string>& keys) const {
     if (!map) return;
     if (!map.IsMap()) fail(path.empty() ? "(top level)" : path, "expected a mapping of keys", map);
+    std::set<std::string> seen;
     for (const auto& kv : map) {
       const std::string key = kv.first.as<std::string>();
+      // yaml-cpp keeps the first of repeated keys; a repeated key is almost always a mistake.
+      if (!seen.insert(key).second) fail(join(path, key), "key given twice", kv.first);
       if (!keys.count(key)) {
         std::string list;
         for (const auto& k : keys) list += (list.empty() ? "" : ", ") + k;
@@ -77,10 +90,11 @@ class Reader {
 
  private:
   std::string file_;
+  std::set<std::string> overridden_;
 };
 
 // Applies "a.b.c=value" to the tree, creating maps on the way.
-void apply_override(YAML::Node root, const std::string& text) {
+void apply_override(YAML::Node root, const std::string& text, Reader& r) {
   const auto eq = text.find('=');
   if (eq == std::string::npos || eq == 0)
     throw ConfigError("--set " + text + ": expected key.path=value");
@@ -98,6 +112,7 @@ void apply_override(YAML::Node root, const std::string& text) {
     keys.push_back(k);
   }
   // yaml-cpp nodes are handles: walk by reassigning a reference chain.
+  r.mark_overridden(path);
   std::vector<YAML::Node> chain{root};
   for (size_t i = 0; i + 1 < keys.size(); ++i) {
     YAML::Node next = chain.back()[keys[i]];
@@ -154,6 +169,8 @@ void read_network(const YAML::Node& n, Config& c, const Reader& r) {
   if (n["ports"]) {
     if (c.ports.kind != PortKind::KPort) r.fail("network.ports", "only meaningful with port_model: k-port", n["ports"]);
     c.ports.k = static_cast<int>(r.integer(n["ports"], "network.ports", 1, 64));
+  } else if (c.ports.kind == PortKind::KPort && n["port_model"].Scalar() == "k-port") {
+    r.fail("network.ports", "missing: port_model k-port needs ports: K (or write port_model: K-port)", n["port_model"]);
   }
   if (n["routing"]) {
     c.routing = r.string(n["routing"], "network.routing");
@@ -327,12 +344,16 @@ Config load_config(const std::string& path, const std::vector<std::string>& over
     root = YAML::LoadFile(path);
   } catch (const YAML::BadFile&) {
     throw ConfigError(path + ": cannot open config file");
+  } catch (const YAML::ParserException& e) {
+    throw ConfigError(path + ": not valid YAML (line " + std::to_string(e.mark.line + 1) + "): " + e.msg);
   } catch (const YAML::Exception& e) {
     throw ConfigError(path + ": not valid YAML (line " + std::to_string(e.mark.line + 1) + "): " + e.msg);
+  } catch (const std::exception&) {
+    throw ConfigError(path + ": cannot read config file (is it a folder?)");
   }
   if (root.IsNull()) root = YAML::Node(YAML::NodeType::Map);
   if (!root.IsMap()) r.fail("(top level)", "expected a mapping with network, schedule, ...", root);
-  for (const auto& o : overrides) apply_override(root, o);
+  for (const auto& o : overrides) apply_override(root, o, r);
   try {
     r.allow_only(root, "", {"network", "timing", "schedule", "traffic", "run", "output"});
     const fs::path base = fs::path(path).parent_path();

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <csignal>
+#include <filesystem>
 #include <iomanip>
 #include <iostream>
 #include <unistd.h>
@@ -107,6 +108,10 @@ bool prepare_schedule(const Config& cfg, Schedule& s, Diagnostics& diag) {
     return true;
   }
   if (!cfg.schedule.file.empty()) {
+    if (!std::filesystem::is_regular_file(cfg.schedule.file)) {
+      diag.error("", "cannot open schedule file (named by schedule.file in " + cfg.path + ")");
+      return false;
+    }
     if (!load_schedule_file(cfg.schedule.file, s, diag)) return false;
   } else if (!generate_from_config(cfg, s, diag)) {
     return false;

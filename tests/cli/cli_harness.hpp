@@ -1,0 +1,194 @@
+// Helpers for the command-line tests: run the wormsim binary as a user would
+// (fork + exec, stdout and stderr captured separately, a hard timeout so a hang
+// fails the test instead of hanging ctest), scratch folders that clean up after
+// themselves, and small file helpers.
+#pragma once
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace wormsim_cli {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int exit_code = -1;   // valid when exited
+  bool exited = false;  // false: killed by a signal (a crash) or by the timeout
+  int signal = 0;
+  bool timed_out = false;
+  std::string out, err;
+
+  // "exit 1" / "signal 11" / "timeout", for failure messages.
+  std::string describe() const {
+    std::string s = timed_out ? "timeout" : exited ? "exit " + std::to_string(exit_code) : "signal " + std::to_string(signal);
+    return s + "\n--- stdout ---\n" + out + "--- stderr ---\n" + err;
+  }
+};
+
+inline fs::path source_dir() { return fs::path(WORMSIM_SOURCE_DIR); }
+inline fs::path data_dir() { return source_dir() / "tests" / "data"; }
+inline fs::path default_config() { return source_dir() / "configs" / "default.yaml"; }
+inline fs::path default_schedule() { return source_dir() / "configs" / "schedules" / "mesh4x4_eye_from_1_1.json"; }
+
+// Runs WORMSIM_BIN with `args` in `cwd`. Kills the process group after `timeout_s`.
+// With interrupt_after_ms >= 0, sends SIGINT to the process that long after it started.
+inline Result run_wormsim(const std::vector<std::string>& args, const fs::path& cwd, int timeout_s = 60,
+                          int interrupt_after_ms = -1) {
+  Result r;
+  int out_pipe[2], err_pipe[2];
+  if (::pipe(out_pipe) != 0 || ::pipe(err_pipe) != 0) throw std::runtime_error("pipe failed");
+  const pid_t pid = ::fork();
+  if (pid < 0) throw std::runtime_error("fork failed");
+  if (pid == 0) {
+    ::setpgid(0, 0);
+    ::dup2(out_pipe[1], STDOUT_FILENO);
+    ::dup2(err_pipe[1], STDERR_FILENO);
+    ::close(out_pipe[0]);
+    ::close(out_pipe[1]);
+    ::close(err_pipe[0]);
+    ::close(err_pipe[1]);
+    const int devnull = ::open("/dev/null", O_RDONLY);
+    if (devnull >= 0) ::dup2(devnull, STDIN_FILENO);
+    if (::chdir(cwd.c_str()) != 0) ::_exit(126);
+    std::vector<std::string> argv_s{WORMSIM_BIN};
+    argv_s.insert(argv_s.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (auto& a : argv_s) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    ::execv(WORMSIM_BIN, argv.data());
+    ::_exit(127);
+  }
+  ::setpgid(pid, pid);  // also from the parent, so the kill below cannot race the child's setpgid
+  ::close(out_pipe[1]);
+  ::close(err_pipe[1]);
+  const auto start = std::chrono::steady_clock::now();
+  const auto deadline = start + std::chrono::seconds(timeout_s);
+  bool interrupted = interrupt_after_ms < 0;
+  pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
+  std::string* sinks[2] = {&r.out, &r.err};
+  int open_fds = 2;
+  char buf[65536];
+  while (open_fds > 0) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      r.timed_out = true;
+      ::kill(-pid, SIGKILL);
+      break;
+    }
+    int wait_ms = static_cast<int>(left.count());
+    if (!interrupted) {
+      const auto since = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
+      if (since.count() >= interrupt_after_ms) {
+        ::kill(pid, SIGINT);
+        interrupted = true;
+      } else {
+        wait_ms = std::min<int>(wait_ms, static_cast<int>(interrupt_after_ms - since.count()));
+      }
+    }
+    const int n = ::poll(fds, 2, wait_ms);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) break;
+    for (int i = 0; i < 2; ++i) {
+      if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      const ssize_t got = ::read(fds[i].fd, buf, sizeof buf);
+      if (got > 0) {
+        sinks[i]->append(buf, static_cast<size_t>(got));
+      } else if (got == 0 || errno != EINTR) {
+        ::close(fds[i].fd);
+        fds[i].fd = -1;
+        --open_fds;
+      }
+    }
+  }
+  for (auto& f : fds)
+    if (f.fd >= 0) ::close(f.fd);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFEXITED(status)) {
+    r.exited = !r.timed_out;
+    r.exit_code = WEXITSTATUS(status);
+  } else if (WIFSIGNALED(status)) {
+    r.signal = WTERMSIG(status);
+  }
+  return r;
+}
+
+// A fresh folder under the system temp dir, removed with everything in it.
+class TempDir {
+ public:
+  TempDir() {
+    std::string tmpl = (fs::temp_directory_path() / "wormsim-cli-XXXXXX").string();
+    if (!::mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
+    path_ = tmpl;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const fs::path& path() const { return path_; }
+  fs::path operator/(const std::string& name) const { return path_ / name; }
+
+ private:
+  fs::path path_;
+};
+
+inline std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) return {};
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+inline void write_file(const fs::path& p, const std::string& text) {
+  fs::create_directories(p.parent_path());
+  std::ofstream out(p, std::ios::binary);
+  out << text;
+  if (!out) throw std::runtime_error("cannot write " + p.string());
+}
+
+inline std::vector<std::string> lines(const std::string& text) {
+  std::vector<std::string> v;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);) v.push_back(l);
+  return v;
+}
+
+inline const std::vector<std::string>& output_files() {
+  static const std::vector<std::string> files{"summary.json", "messages.csv", "links.csv", "steps.csv"};
+  return files;
+}
+
+}  // namespace wormsim_cli
+
+// Process ended normally (no signal, no timeout) with the given code.
+#define EXPECT_EXIT_CODE(result, code)                                        \
+  do {                                                                        \
+    const auto& r_ = (result);                                                \
+    EXPECT_TRUE(r_.exited && r_.exit_code == (code))                          \
+        << "expected exit " << (code) << ", got " << r_.describe();           \
+  } while (0)
+
+#define EXPECT_CONTAINS(haystack, needle)                                                           \
+  EXPECT_NE(std::string(haystack).find(needle), std::string::npos)                                  \
+      << "expected to find\n  " << (needle) << "\nin\n" << (haystack)

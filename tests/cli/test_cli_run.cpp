@@ -1,0 +1,379 @@
+// `wormsim run`: the default config, the four output files, determinism,
+// execution-mode override, --strict, deadlock and cycle-limit stops.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_harness.hpp"
+
+using namespace wormsim_cli;
+using nlohmann::json;
+
+namespace {
+
+const char* const kMessagesHeader =
+    "id,step,index,src,dst,src_coord,dst_coord,packet,flits,hops,release,inject,header_arrival,delivered,"
+    "latency,zero_load_latency,blocked_cycles,port_wait_cycles,step_contention_cycles,depth_contention_cycles,"
+    "background_cycles,other_cycles";
+const char* const kLinksHeader = "link,src,dst,src_coord,dst_coord,dim,dir,wrap,busy_cycles,utilisation";
+const char* const kStepsHeader =
+    "step,messages,delivered,start,end,duration,max_latency,max_zero_load_latency,mean_latency,tcd,"
+    "step_contention_messages,step_contention_cycles,depth_contention_messages,depth_contention_cycles";
+
+// Splits one CSV line; fields may be quoted (coordinates contain commas).
+std::vector<std::string> csv_fields(const std::string& line) {
+  std::vector<std::string> f(1);
+  bool quoted = false;
+  for (char c : line) {
+    if (c == '"') quoted = !quoted;
+    else if (c == ',' && !quoted) f.emplace_back();
+    else f.back() += c;
+  }
+  return f;
+}
+
+json load_json(const fs::path& p) {
+  const std::string text = read_file(p);
+  return json::parse(text);  // throws (and fails the test) on bad JSON
+}
+
+// Checks that a CSV file has the header and `rows` data rows, each as wide as the header.
+void expect_csv(const fs::path& p, const std::string& header, size_t rows) {
+  const auto ls = lines(read_file(p));
+  ASSERT_FALSE(ls.empty()) << p;
+  EXPECT_EQ(ls[0], header) << p;
+  EXPECT_EQ(ls.size(), rows + 1) << p;
+  const size_t width = csv_fields(header).size();
+  for (size_t i = 1; i < ls.size(); ++i) EXPECT_EQ(csv_fields(ls[i]).size(), width) << p << " line " << i + 1;
+}
+
+std::string ring_config(int vcs) {
+  return "network:\n  topology: ring\n  dims: [8]\n  vcs: " + std::to_string(vcs) +
+         "\n  buffer_flits: 2\nschedule:\n  file: " + (data_dir() / "schedules" / "ring8_shift3_64flits.json").string() +
+         "\noutput:\n  host_timing: false\n";
+}
+
+std::string one_port_violation_config(bool strict_key = false) {
+  return "network:\n  topology: mesh\n  dims: [4, 4]\nschedule:\n  file: " +
+         (data_dir() / "schedules" / "mesh4x4_one_port_violation.json").string() + "\n" +
+         (strict_key ? "  strict: true\n" : "");
+}
+
+}  // namespace
+
+TEST(CliRun, DefaultConfigRunsAndWritesFourFiles) {
+  TempDir tmp;
+  const fs::path out = tmp / "out";
+  const Result r = run_wormsim({"run", default_config().string(), "--out", out.string()}, tmp.path());
+  EXPECT_EXIT_CODE(r, 0);
+  EXPECT_CONTAINS(r.out, "status:      completed\n");
+  EXPECT_CONTAINS(r.out, "completion:  72 cycles\n");
+  EXPECT_CONTAINS(r.out, "TCD:         15 hops");
+  EXPECT_CONTAINS(r.out, "(4 steps, 15 messages)");
+  EXPECT_CONTAINS(r.out, out.string() + "/{summary.json,messages.csv,links.csv,steps.csv}");
+  EXPECT_EQ(r.err, "");  // default log level is warn and the default config has nothing to warn about
+  for (const auto& f : output_files()) EXPECT_TRUE(fs::is_regular_file(out / f)) << f;
+  // No temporary files left behind by the atomic writes.
+  EXPECT_EQ(std::distance(fs::directory_iterator(out), fs::directory_iterator{}), 4);
+}
+
+TEST(CliRun, DefaultSummaryJsonContents) {
+  TempDir tmp;
+  const fs::path out = tmp / "out";
+  const Result r = run_wormsim({"run", default_config().string(), "--out", out.string(), "--quiet"}, tmp.path());
+  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+  EXPECT_EQ(r.out, "") << "--quiet prints nothing on stdout";
+  const json s = load_json(out / "summary.json");
+  EXPECT_EQ(s.at("status"), "completed");
+  EXPECT_EQ(s.at("seed"), 1);
+  EXPECT_TRUE(s.at("wormsim_version").is_string());
+  const json& m = s.at("metrics");
+  EXPECT_EQ(m.at("completion_cycles"), 72);  // 4 steps x 18 cycles (16 flits, 1 hop)
+  EXPECT_EQ(m.at("tcd"), 15);
+  EXPECT_EQ(m.at("messages"), 15);
+  EXPECT_EQ(m.at("delivered"), 15);
+  EXPECT_EQ(m.at("flit_hops"), 240);
+  EXPECT_EQ(m.at("flits_injected"), 240);
+  EXPECT_EQ(m.at("flits_ejected"), 240);
+  for (const char* k : {"mean", "p50", "p99", "max"}) EXPECT_EQ(m.at("latency").at(k), 18) << k;
+  EXPECT_EQ(m.at("link_utilisation").at("links"), 48);
+  EXPECT_EQ(m.at("link_utilisation").at("links_used"), 15);
+  EXPECT_GT(m.at("link_utilisation").at("mean").get<double>(), 0.0);
+  EXPECT_LE(m.at("link_utilisation").at("max").get<double>(), 1.0);
+  EXPECT_EQ(m.at("step_contention").at("cycles"), 0);
+  // Config echo.
+  const json& c = s.at("config");
+  EXPECT_EQ(c.at("network").at("topology"), "mesh");
+  EXPECT_EQ(c.at("network").at("dims"), json::array({4, 4}));
+  EXPECT_EQ(c.at("network").at("vcs"), 1);
+  EXPECT_EQ(c.at("network").at("buffer_flits"), 4);
+  EXPECT_EQ(c.at("network").at("port_model"), "one-port");
+  EXPECT_EQ(c.at("schedule").at("file"), default_schedule().string());
+  EXPECT_EQ(c.at("schedule").at("mode"), "barrier");
+  EXPECT_EQ(c.at("run").at("seed"), 1);
+  EXPECT_EQ(c.at("timing").at("router_delay"), 1);
+  // Schedule block and invariants.
+  EXPECT_EQ(s.at("schedule").at("steps"), 4);
+  EXPECT_EQ(s.at("schedule").at("messages"), 15);
+  EXPECT_EQ(s.at("schedule").at("broadcast"), true);
+  EXPECT_EQ(s.at("schedule").at("source"), "(1,1)");
+  for (const char* k : {"flits_conserved", "all_messages_delivered", "buffers_consistent"})
+    EXPECT_EQ(s.at("invariants").at(k), true) << k;
+  EXPECT_FALSE(s.contains("deadlock"));
+  EXPECT_TRUE(s.at("host").is_object()) << "host timing is on by default";
+  EXPECT_TRUE(s.at("host").contains("wall_seconds"));
+}
+
+TEST(CliRun, VersionInSummaryMatchesVersionFlag) {
+  TempDir tmp;
+  const Result v = run_wormsim({"--version"}, tmp.path());
+  EXPECT_EXIT_CODE(v, 0);
+  ASSERT_EQ(v.out.rfind("wormsim ", 0), 0u) << v.out;
+  std::string version = v.out.substr(8);
+  while (!version.empty() && (version.back() == '\n' || version.back() == '\r')) version.pop_back();
+  const Result r = run_wormsim({"run", default_config().string(), "--out", (tmp / "o").string(), "--quiet"}, tmp.path());
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_EQ(load_json(tmp / "o" / "summary.json").at("wormsim_version"), version);
+}
+
+TEST(CliRun, DefaultCsvFiles) {
+  TempDir tmp;
+  const fs::path out = tmp / "out";
+  const Result r = run_wormsim({"run", default_config().string(), "--out", out.string(), "--quiet"}, tmp.path());
+  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+  expect_csv(out / "messages.csv", kMessagesHeader, 15);
+  expect_csv(out / "steps.csv", kStepsHeader, 4);
+  expect_csv(out / "links.csv", kLinksHeader, 48);
+
+  // messages.csv: ids 0..14 in order, 1, 2, 4, 8 messages per step, all delivered with latency 18.
+  const auto msgs = lines(read_file(out / "messages.csv"));
+  std::vector<int> per_step(4, 0);
+  for (size_t i = 1; i < msgs.size(); ++i) {
+    const auto f = csv_fields(msgs[i]);
+    ASSERT_EQ(f.size(), 22u);
+    EXPECT_EQ(f[0], std::to_string(i - 1));
+    ++per_step.at(std::stoi(f[1]));
+    EXPECT_EQ(f[8], "16") << "flits";
+    EXPECT_EQ(f[9], "1") << "hops";
+    EXPECT_FALSE(f[13].empty()) << "delivered cycle";
+    EXPECT_EQ(f[14], "18") << "latency";
+  }
+  EXPECT_EQ(per_step, (std::vector<int>{1, 2, 4, 8}));
+  const auto f0 = csv_fields(msgs[1]);
+  EXPECT_EQ(f0[5], "(1,1)");  // the source, quoted in the file because of the comma
+  EXPECT_EQ(f0[6], "(2,1)");
+  EXPECT_NE(msgs[1].find("\"(1,1)\",\"(2,1)\""), std::string::npos) << msgs[1];
+
+  // steps.csv: steps 0..3, back to back, 18 cycles each.
+  const auto steps = lines(read_file(out / "steps.csv"));
+  for (size_t i = 1; i < steps.size(); ++i) {
+    const auto f = csv_fields(steps[i]);
+    EXPECT_EQ(f[0], std::to_string(i - 1));
+    EXPECT_EQ(f[3], std::to_string(18 * (i - 1))) << "start";
+    EXPECT_EQ(f[4], std::to_string(18 * i)) << "end";
+    EXPECT_EQ(f[5], "18") << "duration";
+  }
+}
+
+TEST(CliRun, ByteIdenticalOutputsWithoutHostTiming) {
+  TempDir tmp;
+  for (const char* d : {"a", "b"}) {
+    const Result r = run_wormsim({"run", default_config().string(), "--set", "output.host_timing=false", "--out",
+                                  (tmp / d).string(), "--quiet"},
+                                 tmp.path());
+    ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+  }
+  for (const auto& f : output_files()) {
+    const std::string a = read_file(tmp / "a" / f), b = read_file(tmp / "b" / f);
+    EXPECT_FALSE(a.empty()) << f;
+    EXPECT_TRUE(a == b) << f << " differs between two identical runs";
+  }
+  EXPECT_FALSE(load_json(tmp / "a" / "summary.json").contains("host"));
+}
+
+TEST(CliRun, OnlyHostBlockDiffersWithHostTiming) {
+  TempDir tmp;
+  for (const char* d : {"a", "b"}) {
+    const Result r = run_wormsim({"run", default_config().string(), "--out", (tmp / d).string(), "--quiet"}, tmp.path());
+    ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+  }
+  for (const auto& f : output_files()) {
+    if (f == "summary.json") continue;
+    EXPECT_TRUE(read_file(tmp / "a" / f) == read_file(tmp / "b" / f)) << f;
+  }
+  json a = load_json(tmp / "a" / "summary.json"), b = load_json(tmp / "b" / "summary.json");
+  ASSERT_TRUE(a.contains("host"));
+  ASSERT_TRUE(b.contains("host"));
+  a.erase("host");
+  b.erase("host");
+  EXPECT_EQ(a, b);
+  // And without the host block the rest of the file is the same text as a host_timing=false run.
+  const Result r = run_wormsim({"run", default_config().string(), "--set", "output.host_timing=false", "--out",
+                                (tmp / "c").string(), "--quiet"},
+                               tmp.path());
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_EQ(a, load_json(tmp / "c" / "summary.json"));
+}
+
+TEST(CliRun, EagerModeOverrideCompletes) {
+  TempDir tmp;
+  const Result r = run_wormsim(
+      {"run", default_config().string(), "--set", "schedule.mode=eager", "--out", (tmp / "o").string()}, tmp.path());
+  EXPECT_EXIT_CODE(r, 0);
+  EXPECT_CONTAINS(r.out, "eager mode");
+  EXPECT_CONTAINS(r.out, "status:      completed");
+  const json s = load_json(tmp / "o" / "summary.json");
+  EXPECT_EQ(s.at("status"), "completed");
+  EXPECT_EQ(s.at("config").at("schedule").at("mode"), "eager");
+  EXPECT_EQ(s.at("metrics").at("delivered"), 15);
+  EXPECT_LE(s.at("metrics").at("completion_cycles").get<int>(), 72) << "eager never waits longer than barrier here";
+}
+
+TEST(CliRun, PortModelViolationIsAWarningWithoutStrict) {
+  TempDir tmp;
+  write_file(tmp / "c.yaml", one_port_violation_config());
+  const Result r = run_wormsim({"run", "c.yaml", "--out", (tmp / "o").string()}, tmp.path());
+  EXPECT_EXIT_CODE(r, 0);
+  EXPECT_CONTAINS(r.err, "mesh4x4_one_port_violation.json: step 1: warning: (0,0) sends 2 messages but the one-port "
+                         "model allows 1 at once");
+  const json s = load_json(tmp / "o" / "summary.json");
+  EXPECT_EQ(s.at("status"), "completed");
+  ASSERT_EQ(s.at("warnings").size(), 1u) << s.at("warnings").dump();
+  EXPECT_CONTAINS(s.at("warnings")[0].get<std::string>(), "(0,0) sends 2 messages");
+}
+
+TEST(CliRun, StrictFlagMakesPortModelViolationAnError) {
+  TempDir tmp;
+  write_file(tmp / "c.yaml", one_port_violation_config());
+  const Result r = run_wormsim({"run", "c.yaml", "--strict", "--out", (tmp / "o").string()}, tmp.path());
+  EXPECT_EXIT_CODE(r, 1);
+  EXPECT_CONTAINS(r.err, "step 1: error: (0,0) sends 2 messages but the one-port model allows 1");
+  EXPECT_EQ(r.out, "");
+  EXPECT_FALSE(fs::exists(tmp / "o")) << "no outputs for a rejected input";
+}
+
+TEST(CliRun, StrictConfigKeyMakesPortModelViolationAnError) {
+  TempDir tmp;
+  write_file(tmp / "c.yaml", one_port_violation_config(true));
+  const Result r = run_wormsim({"run", "c.yaml", "--out", (tmp / "o").string()}, tmp.path());
+  EXPECT_EXIT_CODE(r, 1);
+  EXPECT_CONTAINS(r.err, "error: (0,0) sends 2 messages");
+}
+
+TEST(CliRun, AllPortAllowsTwoSendsOnDifferentLinks) {
+  TempDir tmp;
+  write_file(tmp / "c.yaml", one_port_violation_config());
+  const Result r = run_wormsim(
+      {"run", "c.yaml", "--strict", "--set", "network.port_model=all-port", "--out", (tmp / "o").string()}, tmp.path());
+  EXPECT_EXIT_CODE(r, 0);
+  EXPECT_EQ(r.err.find("warning"), std::string::npos) << r.err;
+}
+
+TEST(CliRun, TorusWithOneVcDeadlocks) {
+  TempDir tmp;
+  write_file(tmp / "ring.yaml", ring_config(1));
+  const fs::path out = tmp / "o";
+  const Result r = run_wormsim({"run", "ring.yaml", "--out", out.string()}, tmp.path());
+  EXPECT_EXIT_CODE(r, 3);
+  EXPECT_CONTAINS(r.err, "a torus with one virtual channel has no dateline pair");
+  EXPECT_CONTAINS(r.err, "run stopped: deadlock at cycle ");
+  EXPECT_CONTAINS(r.err, "0 of 8 messages delivered; waiting cycle of 8 worms");
+  EXPECT_CONTAINS(r.out, "status:      deadlock");
+  for (const auto& f : output_files()) EXPECT_TRUE(fs::is_regular_file(out / f)) << f;
+  const json s = load_json(out / "summary.json");
+  EXPECT_EQ(s.at("status"), "deadlock");
+  ASSERT_TRUE(s.contains("deadlock"));
+  const json& cyc = s.at("deadlock");
+  ASSERT_EQ(cyc.size(), 8u) << cyc.dump();
+  // A closed waiting cycle: every worm waits for the next one in the list, the last for the first.
+  for (size_t i = 0; i < cyc.size(); ++i) {
+    EXPECT_EQ(cyc[i].at("waits_for_message"), cyc[(i + 1) % cyc.size()].at("message")) << cyc.dump();
+    EXPECT_TRUE(cyc[i].at("message_src").is_string());
+  }
+  EXPECT_LT(s.at("metrics").at("delivered").get<int>(), 8);
+  expect_csv(out / "messages.csv", kMessagesHeader, 8);
+  expect_csv(out / "steps.csv", kStepsHeader, 1);
+}
+
+TEST(CliRun, SameRingScheduleCompletesWithTwoVcs) {
+  TempDir tmp;
+  write_file(tmp / "ring.yaml", ring_config(2));
+  const Result r = run_wormsim({"run", "ring.yaml", "--out", (tmp / "o").string()}, tmp.path());
+  EXPECT_EXIT_CODE(r, 0);
+  const json s = load_json(tmp / "o" / "summary.json");
+  EXPECT_EQ(s.at("status"), "completed");
+  EXPECT_EQ(s.at("metrics").at("delivered"), 8);
+  EXPECT_FALSE(s.contains("deadlock"));
+}
+
+TEST(CliRun, TorusDefaultsToTwoVcs) {
+  TempDir tmp;
+  std::string cfg = ring_config(1);
+  cfg.replace(cfg.find("  vcs: 1\n"), 9, "");
+  write_file(tmp / "ring.yaml", cfg);
+  const Result r = run_wormsim({"run", "ring.yaml", "--out", (tmp / "o").string()}, tmp.path());
+  EXPECT_EXIT_CODE(r, 0);
+  EXPECT_EQ(load_json(tmp / "o" / "summary.json").at("config").at("network").at("vcs"), 2);
+}
+
+TEST(CliRun, CycleLimitStopsTheRun) {
+  TempDir tmp;
+  const fs::path out = tmp / "o";
+  const Result r =
+      run_wormsim({"run", default_config().string(), "--set", "run.max_cycles=50", "--out", out.string()}, tmp.path());
+  EXPECT_EXIT_CODE(r, 3);
+  EXPECT_CONTAINS(r.err, "run stopped: cycle_limit at cycle 50");
+  for (const auto& f : output_files()) EXPECT_TRUE(fs::is_regular_file(out / f)) << f;
+  const json s = load_json(out / "summary.json");
+  EXPECT_EQ(s.at("status"), "cycle_limit");
+  EXPECT_LT(s.at("metrics").at("delivered").get<int>(), 15);
+  EXPECT_EQ(s.at("config").at("run").at("max_cycles"), 50);
+}
+
+TEST(CliRun, UnwritableOutputFolderIsAnInputError) {
+  TempDir tmp;
+  write_file(tmp / "plain_file", "x");
+  const Result r =
+      run_wormsim({"run", default_config().string(), "--out", (tmp / "plain_file" / "sub").string()}, tmp.path());
+  EXPECT_EXIT_CODE(r, 1);
+  EXPECT_CONTAINS(r.err, "error: " + (tmp / "plain_file" / "sub").string() + ": cannot create output folder");
+}
+
+TEST(CliRun, ScheduleFileIsRelativeToTheConfig) {
+  TempDir tmp;
+  fs::create_directories(tmp / "cfg" / "sched");
+  fs::copy_file(default_schedule(), tmp / "cfg" / "sched" / "s.json");
+  write_file(tmp / "cfg" / "c.yaml", "network: {topology: mesh, dims: [4, 4]}\nschedule: {file: sched/s.json}\n");
+  // Run from another folder: the schedule path is resolved against the config's folder, not the cwd.
+  fs::create_directories(tmp / "elsewhere");
+  const Result r = run_wormsim({"run", (tmp / "cfg" / "c.yaml").string(), "--out", (tmp / "o").string(), "--quiet"},
+                               tmp / "elsewhere");
+  EXPECT_EXIT_CODE(r, 0);
+}
+
+TEST(CliRun, InterruptStopsTheRunAndStillWritesOutputs) {
+  TempDir tmp;
+  // The deadlocking ring with the watchdog off runs until max_cycles (minutes): SIGINT must stop it.
+  std::string cfg = ring_config(1) + "run:\n  watchdog_cycles: 0\n";
+  write_file(tmp / "ring.yaml", cfg);
+  const fs::path out = tmp / "o";
+  const Result r = run_wormsim({"run", "ring.yaml", "--out", out.string()}, tmp.path(), 30, 1000);
+  EXPECT_EXIT_CODE(r, 3);
+  EXPECT_CONTAINS(r.err, "run stopped: interrupted at cycle ");
+  for (const auto& f : output_files()) EXPECT_TRUE(fs::is_regular_file(out / f)) << f;
+  if (fs::is_regular_file(out / "summary.json")) {
+    EXPECT_EQ(load_json(out / "summary.json").at("status"), "interrupted");
+  }
+}
+
+TEST(CliRun, ScheduleFlitsOverridesMessageLengths) {
+  TempDir tmp;
+  const Result r = run_wormsim(
+      {"run", default_config().string(), "--set", "schedule.flits=4", "--out", (tmp / "o").string(), "--quiet"},
+      tmp.path());
+  EXPECT_EXIT_CODE(r, 0);
+  const json s = load_json(tmp / "o" / "summary.json");
+  EXPECT_EQ(s.at("metrics").at("completion_cycles"), 24);  // 4 steps x (4 flits + 2 cycles per hop)
+  EXPECT_EQ(s.at("metrics").at("flit_hops"), 60);
+  EXPECT_EQ(s.at("config").at("schedule").at("flits"), 4);
+}

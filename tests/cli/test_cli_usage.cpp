@@ -1,0 +1,137 @@
+// Command-line usage: exit code 2 for a bad command line, 0 for --help,
+// --version and `algorithms`; `schedule generate` option errors.
+#include <gtest/gtest.h>
+
+#include "cli_harness.hpp"
+
+using namespace wormsim_cli;
+
+namespace {
+
+Result run_in_tmp(const std::vector<std::string>& args) {
+  TempDir tmp;
+  return run_wormsim(args, tmp.path());
+}
+
+}  // namespace
+
+TEST(CliUsage, NoArguments) {
+  const Result r = run_in_tmp({});
+  EXPECT_EXIT_CODE(r, 2);
+  EXPECT_CONTAINS(r.err, "A subcommand is required");
+}
+
+TEST(CliUsage, UnknownSubcommand) {
+  const Result r = run_in_tmp({"simulate", "configs/default.yaml"});
+  EXPECT_EXIT_CODE(r, 2);
+  EXPECT_CONTAINS(r.err, "Run with --help for more information.");
+}
+
+TEST(CliUsage, RunWithoutConfig) {
+  const Result r = run_in_tmp({"run"});
+  EXPECT_EXIT_CODE(r, 2);
+  EXPECT_CONTAINS(r.err, "config is required");
+  EXPECT_EQ(r.out, "");
+}
+
+TEST(CliUsage, RunWithUnknownOption) {
+  const Result r = run_in_tmp({"run", default_config().string(), "--bogus"});
+  EXPECT_EXIT_CODE(r, 2);
+  EXPECT_CONTAINS(r.err, "--bogus");
+}
+
+TEST(CliUsage, RunWithTwoConfigs) {
+  const Result r = run_in_tmp({"run", default_config().string(), default_config().string()});
+  EXPECT_EXIT_CODE(r, 2);
+}
+
+TEST(CliUsage, SetWithoutValueArgument) {
+  const Result r = run_in_tmp({"run", default_config().string(), "--set"});
+  EXPECT_EXIT_CODE(r, 2);
+}
+
+TEST(CliUsage, BadLogLevel) {
+  const Result r = run_in_tmp({"--log-level", "loud", "run", default_config().string()});
+  EXPECT_EXIT_CODE(r, 2);
+  EXPECT_CONTAINS(r.err, "--log-level: loud not in {trace,debug,info,warn,error,critical,off}");
+}
+
+TEST(CliUsage, ScheduleWithoutSubcommand) {
+  const Result r = run_in_tmp({"schedule"});
+  EXPECT_EXIT_CODE(r, 2);
+  EXPECT_CONTAINS(r.err, "A subcommand is required");
+}
+
+TEST(CliUsage, ScheduleCheckWithoutFile) {
+  const Result r = run_in_tmp({"schedule", "check"});
+  EXPECT_EXIT_CODE(r, 2);
+  EXPECT_CONTAINS(r.err, "file is required");
+}
+
+TEST(CliUsage, ScheduleCheckUnsupportedRouting) {
+  const Result r = run_in_tmp({"schedule", "check", default_schedule().string(), "--routing", "adaptive"});
+  EXPECT_EXIT_CODE(r, 2);
+}
+
+TEST(CliUsage, GenerateUnknownTopologyIsUsage) {
+  const Result r = run_in_tmp({"schedule", "generate", "-a", "eye", "-t", "donut", "-d", "4,4"});
+  EXPECT_EXIT_CODE(r, 2);
+  EXPECT_CONTAINS(r.err, "error: --topology: expected mesh, torus, hypercube, line or ring, got \"donut\"");
+}
+
+TEST(CliUsage, GenerateWithoutDims) {
+  const Result r = run_in_tmp({"schedule", "generate", "-a", "eye"});
+  EXPECT_EXIT_CODE(r, 2);
+}
+
+TEST(CliUsage, GenerateBadParamSyntax) {
+  const Result r = run_in_tmp({"schedule", "generate", "-a", "eye", "-d", "4,4", "--param", "novalue"});
+  EXPECT_EXIT_CODE(r, 2);
+  EXPECT_CONTAINS(r.err, "error: --param novalue: expected name=value");
+}
+
+TEST(CliUsage, GenerateFlitsOutOfRange) {
+  const Result r = run_in_tmp({"schedule", "generate", "-a", "eye", "-d", "4,4", "--flits", "0"});
+  EXPECT_EXIT_CODE(r, 2);
+}
+
+TEST(CliUsage, GenerateUnknownAlgorithmIsInputError) {
+  const Result r = run_in_tmp({"schedule", "generate", "-a", "no-such-algorithm", "-d", "4,4"});
+  EXPECT_EXIT_CODE(r, 1);
+  EXPECT_CONTAINS(r.err, "error: unknown algorithm \"no-such-algorithm\" (expected one of: ");
+  EXPECT_EQ(r.out, "");
+}
+
+TEST(CliUsage, GenerateSourceOutOfRangeIsInputError) {
+  const Result r = run_in_tmp({"schedule", "generate", "-a", "eye", "-d", "4,4", "-s", "9,9"});
+  EXPECT_EXIT_CODE(r, 1);
+  EXPECT_CONTAINS(r.err, "error: --source: coordinate 0 = 9 is out of range 0..3");
+}
+
+TEST(CliUsage, GenerateMalformedSourceIsUsage) {
+  const Result r = run_in_tmp({"schedule", "generate", "-a", "eye", "-d", "4,4", "-s", "one,two"});
+  EXPECT_EXIT_CODE(r, 2);
+  EXPECT_CONTAINS(r.err, "error: --source: expected a node id, coordinates like 1,2, or eye");
+}
+
+TEST(CliUsage, HelpExitsZero) {
+  const Result r = run_in_tmp({"--help"});
+  EXPECT_EXIT_CODE(r, 0);
+  EXPECT_CONTAINS(r.out, "Usage:");
+  EXPECT_CONTAINS(r.out, "run");
+  EXPECT_CONTAINS(r.out, "schedule");
+}
+
+TEST(CliUsage, VersionExitsZero) {
+  const Result r = run_in_tmp({"--version"});
+  EXPECT_EXIT_CODE(r, 0);
+  EXPECT_EQ(r.out.rfind("wormsim ", 0), 0u) << r.out;
+  EXPECT_EQ(r.err, "");
+}
+
+TEST(CliUsage, AlgorithmsListsGenerators) {
+  const Result r = run_in_tmp({"algorithms"});
+  EXPECT_EXIT_CODE(r, 0);
+  EXPECT_CONTAINS(r.out, "  eye: ");
+  EXPECT_CONTAINS(r.out, "  hypercube-binomial: ");
+}
