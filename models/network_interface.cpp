@@ -51,22 +51,25 @@ bool NetworkInterface::can_start(uint32_t msg) const {
 void NetworkInterface::start_waiting(uint64_t now) {
   std::fill(claimed_.begin(), claimed_.end(), 0);
   const bool per_channel = ctx_->ports.kind == PortKind::AllPort;
-  for (auto it = queue_.begin(); it != queue_.end();) {
-    const uint32_t msg = *it;
-    const bool due = ctx_->msgs[msg].release + ctx_->timing.startup <= now;
-    const int c = due ? usable_channel(msg, claimed_) : -1;
+  bool blocked = false;  // one-port / k-port: order is kept for the whole node
+  size_t keep = 0;
+  for (size_t i = 0; i < queue_.size(); ++i) {
+    const uint32_t msg = queue_[i];
+    int c = -1;
+    if (!blocked && ctx_->msgs[msg].release + ctx_->timing.startup <= now) c = usable_channel(msg, claimed_);
     if (c < 0) {
-      // Order is kept: per channel for all-port, for the whole node otherwise.
-      if (!per_channel) break;
-      claimed_[ctx_->msgs[msg].inj_channel] = 1;
-      ++it;
+      // All-port keeps order per channel: a waiting message holds its channel for later ones.
+      if (per_channel) claimed_[ctx_->msgs[msg].inj_channel] = 1;
+      else blocked = true;
+      queue_[keep++] = msg;
       continue;
     }
     ch_[c].msg = msg;
     ch_[c].next_flit = 0;
     claimed_[c] = 1;  // starts now; its header goes in this cycle
-    it = queue_.erase(it);
   }
+  queue_.resize(keep);
+  if (queue_.empty() && queue_.capacity() > 64) queue_.shrink_to_fit();
 }
 
 void NetworkInterface::inject(int c, uint64_t now) {

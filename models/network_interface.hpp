@@ -8,7 +8,6 @@
 
 #include <systemc>
 
-#include <deque>
 #include <vector>
 
 #include "models/channel.hpp"
@@ -53,7 +52,9 @@ class NetworkInterface : public sc_core::sc_module {
   SimContext* ctx_;
   std::vector<Channel> ch_;
   std::vector<uint64_t> credit_store_;
-  std::deque<uint32_t> queue_;
+  // Released messages waiting for a channel, in release order. A vector (not a
+  // deque, whose empty state already costs ~600 bytes) that grows only when used.
+  std::vector<uint32_t> queue_;
   std::vector<char> claimed_;  // scratch for start_waiting
 };
 

@@ -1,5 +1,8 @@
 #include "models/router.hpp"
 
+#include <algorithm>
+#include <new>
+
 #include "models/network_interface.hpp"
 
 namespace wormsim {
@@ -15,22 +18,49 @@ Router::Router(sc_core::sc_module_name name, int node, int link_ports, int inj_c
       out_ports_(link_ports + ej_channels),
       vcs_(ctx->vcs),
       ctx_(ctx) {
-  const uint16_t depth = static_cast<uint16_t>(ctx->buffer_flits);
-  in_.resize(static_cast<size_t>(in_ports_) * vcs_);
-  flit_store_.resize(in_.size() * depth);
-  for (size_t i = 0; i < in_.size(); ++i) in_[i].q.bind(flit_store_.data() + i * depth, depth);
-  out_.resize(static_cast<size_t>(link_ports_) * vcs_ + ej_channels_);
-  credit_store_.resize(static_cast<size_t>(link_ports_) * vcs_ * depth);
-  for (int i = 0; i < link_ports_ * vcs_; ++i) out_[i].credits.bind(credit_store_.data() + i * depth, depth);
-  out_link_.resize(link_ports_);
-  in_link_.resize(link_ports_);
-  in_next_vc_.assign(in_ports_, 0);
-  out_next_in_.assign(out_ports_, 0);
-  offer_.assign(in_ports_, -1);
-  offer_port_.assign(in_ports_, -1);
-  moved_.assign(in_.size(), kNoMessage);
-  granted_.assign(out_ports_, kNoMessage);
-  requested_outs_.reserve(out_ports_);
+  build_arena(static_cast<uint16_t>(ctx->buffer_flits));
+  ctx->scratch.reserve(std::max<int>(in_ports_, static_cast<int>(ctx->scratch.offer.size())),
+                       std::max<int>(out_ports_, static_cast<int>(ctx->scratch.granted.size())),
+                       std::max<int>(n_in_vc_, static_cast<int>(ctx->scratch.moved.size())));
+  scratch_ = &ctx->scratch;
+}
+
+namespace {
+constexpr size_t align8(size_t n) { return (n + 7) & ~size_t{7}; }
+}  // namespace
+
+// Lays out every per-router array in one block: flit buffers, credit rings,
+// input and output VC states, link ends and round-robin pointers.
+void Router::build_arena(uint16_t depth) {
+  n_in_vc_ = in_ports_ * vcs_;
+  n_out_vc_ = link_ports_ * vcs_ + ej_channels_;
+  const int credit_vcs = link_ports_ * vcs_;
+  size_t off = 0;
+  auto take = [&off](size_t bytes) {
+    const size_t at = off;
+    off += align8(bytes);
+    return at;
+  };
+  const size_t flits_at = take(sizeof(Flit) * n_in_vc_ * depth);
+  const size_t credits_at = take(sizeof(uint64_t) * credit_vcs * depth);
+  const size_t in_at = take(sizeof(InputVC) * n_in_vc_);
+  const size_t out_at = take(sizeof(OutputVC) * n_out_vc_);
+  const size_t out_link_at = take(sizeof(OutputLink) * link_ports_);
+  const size_t in_link_at = take(sizeof(InputLink) * link_ports_);
+  const size_t in_rr_at = take(in_ports_);
+  const size_t out_rr_at = take(out_ports_);
+  arena_ = std::make_unique<std::byte[]>(off);  // value-initialised: zeroed
+  std::byte* base = arena_.get();
+  auto* flits = reinterpret_cast<Flit*>(base + flits_at);
+  auto* credits = reinterpret_cast<uint64_t*>(base + credits_at);
+  in_ = new (base + in_at) InputVC[n_in_vc_];
+  out_ = new (base + out_at) OutputVC[n_out_vc_];
+  out_link_ = new (base + out_link_at) OutputLink[link_ports_];
+  in_link_ = new (base + in_link_at) InputLink[link_ports_];
+  in_next_vc_ = reinterpret_cast<uint8_t*>(base + in_rr_at);
+  out_next_in_ = reinterpret_cast<uint8_t*>(base + out_rr_at);
+  for (int i = 0; i < n_in_vc_; ++i) in_[i].q.bind(flits + static_cast<size_t>(i) * depth, depth);
+  for (int i = 0; i < credit_vcs; ++i) out_[i].credits.bind(credits + static_cast<size_t>(i) * depth, depth);
 }
 
 void Router::connect_output(int port, Router* downstream, int downstream_port, int link_id) {
@@ -50,7 +80,7 @@ void Router::step(uint64_t now) {
 // --- VC allocation ----------------------------------------------------------
 
 void Router::allocate_vcs(uint64_t now) {
-  const int n = static_cast<int>(in_.size());
+  const int n = n_in_vc_;
   int next = -1;
   for (int k = 0; k < n; ++k) {
     int i = va_next_ + k;
@@ -115,10 +145,10 @@ bool Router::can_send(int out_vc, uint64_t now) {
 }
 
 void Router::allocate_switch(uint64_t now) {
-  requested_outs_.clear();
+  scratch_->requested_outs.clear();
   for (int ip = 0; ip < in_ports_; ++ip) {
-    offer_[ip] = -1;
-    offer_port_[ip] = -1;
+    scratch_->offer[ip] = -1;
+    scratch_->offer_port[ip] = -1;
     const int nv = ip < link_ports_ ? vcs_ : 1;
     for (int k = 0; k < nv; ++k) {
       int v = in_next_vc_[ip] + k;
@@ -126,28 +156,28 @@ void Router::allocate_switch(uint64_t now) {
       const int ivc = ip * vcs_ + v;
       InputVC& iv = in_[ivc];
       if (iv.out < 0 || iv.q.empty() || iv.q.front().ready > now || !can_send(iv.out, now)) continue;
-      offer_[ip] = ivc;
+      scratch_->offer[ip] = ivc;
       const int op = out_port_of(iv.out);
-      offer_port_[ip] = op;
-      if (granted_[op] == kNoMessage) {
-        granted_[op] = kRequested;  // every requested output is granted below
-        requested_outs_.push_back(op);
+      scratch_->offer_port[ip] = op;
+      if (scratch_->granted[op] == kNoMessage) {
+        scratch_->granted[op] = kRequested;  // every requested output is granted below
+        scratch_->requested_outs.push_back(op);
       }
       break;
     }
   }
-  for (int op : requested_outs_) {
+  for (int op : scratch_->requested_outs) {
     for (int k = 0; k < in_ports_; ++k) {
       int ip = out_next_in_[op] + k;
       if (ip >= in_ports_) ip -= in_ports_;
-      if (offer_port_[ip] != op) continue;
-      const int ivc = offer_[ip];
-      granted_[op] = in_[ivc].q.front().msg;
-      offer_port_[ip] = -1;  // an input port moves one flit per cycle
+      if (scratch_->offer_port[ip] != op) continue;
+      const int ivc = scratch_->offer[ip];
+      scratch_->granted[op] = in_[ivc].q.front().msg;
+      scratch_->offer_port[ip] = -1;  // an input port moves one flit per cycle
       move_flit(ivc, now);
-      out_next_in_[op] = ip + 1 == in_ports_ ? 0 : ip + 1;
+      out_next_in_[op] = static_cast<uint8_t>(ip + 1 == in_ports_ ? 0 : ip + 1);
       const int nv = ip < link_ports_ ? vcs_ : 1;
-      in_next_vc_[ip] = (ivc % vcs_ + 1) % nv;
+      in_next_vc_[ip] = static_cast<uint8_t>((ivc % vcs_ + 1) % nv);
       break;
     }
   }
@@ -164,8 +194,8 @@ void Router::move_flit(int in_vc, uint64_t now) {
   const Flit f = iv.q.pop();
   --buffered_;
   ++ctx_->flits_moved;
-  moved_[in_vc] = f.msg;
-  moved_list_.push_back(in_vc);
+  scratch_->moved[in_vc] = f.msg;
+  scratch_->moved_list.push_back(in_vc);
   return_credit(in_vc, now + ctx_->timing.credit_delay);
   const int o = iv.out;
   OutputVC& ov = out_[o];
@@ -201,9 +231,9 @@ void Router::move_flit(int in_vc, uint64_t now) {
 // --- stall accounting -------------------------------------------------------
 
 void Router::charge_stalls(uint64_t now) {
-  for (size_t i = 0; i < in_.size(); ++i) {
+  for (int i = 0; i < n_in_vc_; ++i) {
     InputVC& iv = in_[i];
-    if (moved_[i] != kNoMessage || iv.q.empty()) continue;
+    if (scratch_->moved[i] != kNoMessage || iv.q.empty()) continue;
     const Flit& f = iv.q.front();
     if (!f.head || f.ready > now) continue;
     uint32_t blocker;
@@ -215,20 +245,20 @@ void Router::charge_stalls(uint64_t now) {
       const int op = out_port_of(iv.out);
       const int ip = in_port_of(static_cast<int>(i));
       // Lost the output to another input, or lost its input port to another VC.
-      blocker = (granted_[op] != kNoMessage && granted_[op] != f.msg) ? granted_[op]
-                : offer_[ip] >= 0 ? moved_[offer_[ip]] : kNoMessage;
+      blocker = (scratch_->granted[op] != kNoMessage && scratch_->granted[op] != f.msg) ? scratch_->granted[op]
+                : scratch_->offer[ip] >= 0 ? scratch_->moved[scratch_->offer[ip]] : kNoMessage;
     }
     iv.blocked_by = blocker;
     ctx_->charge_stall(f.msg, blocker, 1);
   }
-  for (int op : requested_outs_) granted_[op] = kNoMessage;
-  for (int i : moved_list_) moved_[i] = kNoMessage;
-  moved_list_.clear();
+  for (int op : scratch_->requested_outs) scratch_->granted[op] = kNoMessage;
+  for (int i : scratch_->moved_list) scratch_->moved[i] = kNoMessage;
+  scratch_->moved_list.clear();
 }
 
 std::vector<Router::Wait> Router::waiting_heads(uint64_t now) const {
   std::vector<Wait> w;
-  for (size_t i = 0; i < in_.size(); ++i) {
+  for (int i = 0; i < n_in_vc_; ++i) {
     const InputVC& iv = in_[i];
     if (iv.q.empty() || !iv.q.front().head || iv.q.front().ready > now) continue;
     const Flit& f = iv.q.front();
@@ -243,9 +273,9 @@ std::vector<Router::Wait> Router::waiting_heads(uint64_t now) const {
 
 bool Router::buffers_within_capacity() const {
   int total = 0;
-  for (const auto& iv : in_) {
-    if (iv.q.size() > iv.q.capacity()) return false;
-    total += iv.q.size();
+  for (int i = 0; i < n_in_vc_; ++i) {
+    if (in_[i].q.size() > in_[i].q.capacity()) return false;
+    total += in_[i].q.size();
   }
   return total == buffered_;
 }

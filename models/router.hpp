@@ -20,6 +20,8 @@
 
 #include <systemc>
 
+#include <cstddef>
+#include <memory>
 #include <vector>
 
 #include "models/channel.hpp"
@@ -103,6 +105,7 @@ class Router : public sc_core::sc_module {
   void move_flit(int in_vc, uint64_t now);
   void return_credit(int in_vc, uint64_t when);
   void charge_stalls(uint64_t now);
+  void build_arena(uint16_t depth);
 
   int node_;
   int link_ports_, inj_channels_, ej_channels_;
@@ -113,24 +116,20 @@ class Router : public sc_core::sc_module {
   int buffered_ = 0;
   bool active_ = false;
 
-  std::vector<InputVC> in_;       // in_ports_ * vcs_ (injection ports use VC 0 only)
-  std::vector<OutputVC> out_;     // link_ports_ * vcs_ link VCs, then ej_channels_ ejection channels
-  std::vector<OutputLink> out_link_;
-  std::vector<InputLink> in_link_;
-  std::vector<Flit> flit_store_;
-  std::vector<uint64_t> credit_store_;
-
-  // Arbitration state
-  int va_next_ = 0;                 // round-robin start over input VCs
-  std::vector<int> in_next_vc_;     // per input port
-  std::vector<int> out_next_in_;    // per output port
-  // Per-cycle scratch
-  std::vector<int> offer_;          // per input port: offered input VC or -1
-  std::vector<int> offer_port_;     // per input port: output port of the offer, -1 once served
-  std::vector<uint32_t> moved_;     // per input VC: worm that moved this cycle or kNoMessage
-  std::vector<uint32_t> granted_;   // per output port: worm granted this cycle
-  std::vector<int> requested_outs_;
-  std::vector<int> moved_list_;
+  // All per-router state lives in one allocation, so stepping a router touches a
+  // few neighbouring cache lines instead of a dozen scattered heap blocks.
+  std::unique_ptr<std::byte[]> arena_;
+  int n_in_vc_ = 0, n_out_vc_ = 0;
+  InputVC* in_ = nullptr;        // in_ports_ * vcs_ (injection ports use VC 0 only)
+  OutputVC* out_ = nullptr;      // link_ports_ * vcs_ link VCs, then ej_channels_ ejection channels
+  OutputLink* out_link_ = nullptr;  // link_ports_
+  InputLink* in_link_ = nullptr;    // link_ports_
+  // Arbitration state (round-robin pointers)
+  int va_next_ = 0;                 // over input VCs
+  uint8_t* in_next_vc_ = nullptr;   // per input port
+  uint8_t* out_next_in_ = nullptr;  // per output port
+  // Per-cycle scratch, shared by all routers (they are stepped one at a time)
+  RouterScratch* scratch_;
   static constexpr uint32_t kRequested = kNoMessage - 1;
 };
 

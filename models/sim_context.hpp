@@ -41,6 +41,25 @@ struct MessageRecord {
   uint64_t stall_background = 0;  // behind background traffic
 };
 
+// Per-cycle working arrays of a router step; one set serves every router because
+// routers are stepped one after the other. Sized for the largest router.
+struct RouterScratch {
+  std::vector<int> offer;          // per input port: offered input VC or -1
+  std::vector<int> offer_port;     // per input port: output port of the offer, -1 once served
+  std::vector<uint32_t> moved;     // per input VC: worm that moved this cycle or kNoMessage
+  std::vector<uint32_t> granted;   // per output port: worm granted this cycle
+  std::vector<int> requested_outs;
+  std::vector<int> moved_list;
+  void reserve(int in_ports, int out_ports, int in_vcs) {
+    offer.assign(in_ports, -1);
+    offer_port.assign(in_ports, -1);
+    moved.assign(in_vcs, kNoMessage);
+    granted.assign(out_ports, kNoMessage);
+    requested_outs.reserve(out_ports);
+    moved_list.reserve(in_vcs);
+  }
+};
+
 struct SimContext {
   Timing timing;
   PortModel ports;
@@ -48,6 +67,7 @@ struct SimContext {
   int buffer_flits = 4;
   bool dateline_classes = false;  // torus with >= 2 VCs: VC v serves class v % 2
 
+  RouterScratch scratch;
   std::vector<RouteHop> hops;
   std::vector<MessageRecord> msgs;
   std::vector<uint64_t> link_busy;  // flits carried per directed link

@@ -65,7 +65,7 @@ Topology::Topology(TopologySpec spec) : spec_(std::move(spec)) {
   num_ports_ = cube ? num_dims() : 2 * num_dims();
   neighbor_.assign(static_cast<size_t>(num_nodes_) * num_ports_, -1);
   link_of_.assign(neighbor_.size(), -1);
-  graph_ = TopologyGraph(num_nodes_);
+  for (int v = 0; v < num_nodes_; ++v) boost::add_vertex(graph_);  // in place: no graph copy
 
   for (int node = 0; node < num_nodes_; ++node) {
     for (int port = 0; port < num_ports_; ++port) {

@@ -44,7 +44,9 @@ struct LinkProps {
   bool wrap = false;  // torus wrap-around link (crosses the dateline)
 };
 
-using TopologyGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS,
+// Out-edge lists only (directedS): every query walks out-edges, and keeping no
+// in-edge lists or global edge list saves about 250 bytes per node.
+using TopologyGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS,
                                             boost::no_property, LinkProps>;
 
 class Topology {
