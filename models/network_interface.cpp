@@ -38,14 +38,17 @@ int NetworkInterface::usable_channel(uint32_t msg, const std::vector<char>& clai
 }
 
 bool NetworkInterface::can_start(uint32_t msg) const {
-  std::vector<char> none(ch_.size(), 0);
   if (ctx_->ports.kind == PortKind::AllPort) {
+    const int c = ctx_->msgs[msg].inj_channel;
+    if (ch_[c].msg != kNoMessage) return false;
     for (uint32_t q : queue_)
-      if (ctx_->msgs[q].inj_channel == ctx_->msgs[msg].inj_channel) return false;
-  } else if (!queue_.empty()) {
-    return false;
+      if (ctx_->msgs[q].inj_channel == c) return false;
+    return true;
   }
-  return usable_channel(msg, none) >= 0;
+  // One-port / k-port: a channel must be idle beyond those the queued messages will take.
+  size_t idle = 0;
+  for (const auto& c : ch_) idle += c.msg == kNoMessage;
+  return idle > queue_.size();
 }
 
 void NetworkInterface::start_waiting(uint64_t now) {

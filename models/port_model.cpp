@@ -42,7 +42,7 @@ bool parse_port_model(const std::string& text, PortModel& out) {
     if (!std::isdigit(static_cast<unsigned char>(text[i]))) return false;
   out.kind = PortKind::KPort;
   out.k = std::stoi(text.substr(0, dash));
-  return out.k >= 1;
+  return out.k >= 1 && out.k <= 64;  // as network.ports; round-robin pointers are bytes
 }
 
 }  // namespace wormsim

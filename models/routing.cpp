@@ -68,8 +68,8 @@ bool route_from_nodes(const Topology& topo, const std::vector<int>& nodes, Route
     const int link = topo.link_between(nodes[i], nodes[i + 1]);
     if (link < 0) {
       if (error)
-        *error = "route entry " + std::to_string(i + 1) + ": " + topo.node_name(nodes[i + 1]) +
-                 " is not a neighbour of " + topo.node_name(nodes[i]);
+        *error = "entry " + std::to_string(i + 2) + " = " + topo.node_name(nodes[i + 1]) + " is not a neighbour of entry " +
+                 std::to_string(i + 1) + " = " + topo.node_name(nodes[i]);
       return false;
     }
     out.links.push_back(link);

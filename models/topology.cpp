@@ -39,28 +39,33 @@ std::string TopologySpec::describe() const {
 // would not fit the machines this runs on.
 static constexpr long long kMaxNodes = 1LL << 24;
 
-Topology::Topology(TopologySpec spec) : spec_(std::move(spec)) {
-  if (spec_.dims.empty()) throw std::invalid_argument("dims must list at least one dimension");
-  if (spec_.kind == TopologyKind::Hypercube) {
-    if (spec_.dims.size() != 1)
-      throw std::invalid_argument("a hypercube takes one number, its dimension d (dims: [d])");
-    int d = spec_.dims[0];
-    if (d < 1 || d > 16) throw std::invalid_argument("hypercube dimension must be 1..16, got " + std::to_string(d));
-    radix_.assign(d, 2);
-  } else {
-    for (int r : spec_.dims)
-      if (r < 1) throw std::invalid_argument("every radix must be at least 1, got " + std::to_string(r));
-    radix_ = spec_.dims;
-  }
+long long Topology::validate(const TopologySpec& spec) {
+  if (spec.dims.empty()) throw std::invalid_argument("dims must list at least one dimension");
   long long n = 1;
-  stride_.resize(radix_.size());
-  for (size_t d = 0; d < radix_.size(); ++d) {
-    stride_[d] = static_cast<int>(n);
-    n *= radix_[d];
+  if (spec.kind == TopologyKind::Hypercube) {
+    if (spec.dims.size() != 1)
+      throw std::invalid_argument("a hypercube takes one number, its dimension d (dims: [d])");
+    const int d = spec.dims[0];
+    if (d < 1 || d > 16) throw std::invalid_argument("hypercube dimension must be 1..16, got " + std::to_string(d));
+    return 1LL << d;
+  }
+  for (int r : spec.dims) {
+    if (r < 1) throw std::invalid_argument("every radix must be at least 1, got " + std::to_string(r));
+    n *= r;
     if (n > kMaxNodes)
       throw std::invalid_argument("network too large: more than " + std::to_string(kMaxNodes) + " nodes");
   }
-  num_nodes_ = static_cast<int>(n);
+  return n;
+}
+
+Topology::Topology(TopologySpec spec) : spec_(std::move(spec)) {
+  num_nodes_ = static_cast<int>(validate(spec_));
+  radix_ = spec_.kind == TopologyKind::Hypercube ? std::vector<int>(spec_.dims[0], 2) : spec_.dims;
+  stride_.resize(radix_.size());
+  for (size_t d = 0, n = 1; d < radix_.size(); ++d) {
+    stride_[d] = static_cast<int>(n);
+    n *= static_cast<size_t>(radix_[d]);
+  }
   const bool cube = spec_.kind == TopologyKind::Hypercube;
   num_ports_ = cube ? num_dims() : 2 * num_dims();
   neighbor_.assign(static_cast<size_t>(num_nodes_) * num_ports_, -1);

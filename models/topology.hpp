@@ -54,6 +54,14 @@ class Topology {
   // Throws std::invalid_argument with a readable reason on a bad spec.
   explicit Topology(TopologySpec spec);
 
+  // Checks a spec without building anything; returns its number of nodes or
+  // throws std::invalid_argument like the constructor would.
+  static long long validate(const TopologySpec& spec);
+  // Link ports per router for a valid spec (2 per dimension; d for a hypercube).
+  static int ports_of(const TopologySpec& spec) {
+    return spec.kind == TopologyKind::Hypercube ? spec.dims.at(0) : 2 * static_cast<int>(spec.dims.size());
+  }
+
   const TopologySpec& spec() const { return spec_; }
   TopologyKind kind() const { return spec_.kind; }
   int num_nodes() const { return num_nodes_; }

@@ -46,7 +46,7 @@ int schedule_check(const CheckOptions& o) {
   Diagnostics diag(o.file);
   PortModel pm;
   if (!parse_port_model(o.port_model, pm)) {
-    std::cerr << "error: --port-model: expected one-port, all-port or N-port, got \"" << o.port_model << "\"\n";
+    std::cerr << "error: --port-model: expected one-port, all-port or N-port (e.g. 2-port), got \"" << o.port_model << "\"\n";
     return kExitUsage;
   }
   if (load_schedule_file(o.file, s, diag)) validate_schedule(s, s.topology, pm, diag);

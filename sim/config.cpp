@@ -153,7 +153,7 @@ void read_network(const YAML::Node& n, Config& c, const Reader& r) {
     r.fail("network.dims", "expected a non-empty list of positive integers", dims);
   }
   try {
-    Topology check(c.topology);
+    Topology::validate(c.topology);  // builds nothing: huge networks are refused later, by size
   } catch (const std::exception& e) {
     r.fail("network.dims", e.what(), dims);
   }
@@ -239,7 +239,7 @@ void read_schedule(const YAML::Node& n, Config& c, const Reader& r, const fs::pa
     r.fail("schedule", "source, orientation and params go with algorithm, not with file", n);
 }
 
-int read_node(const YAML::Node& n, const std::string& path, const Topology& topo, const Reader& r) {
+NodeRef read_node_ref(const YAML::Node& n, const std::string& path, const Reader& r) {
   NodeRef ref;
   if (n.IsScalar()) {
     ref.id = r.integer(n, path, 0, 1LL << 30);
@@ -250,10 +250,7 @@ int read_node(const YAML::Node& n, const std::string& path, const Topology& topo
   } else {
     r.fail(path, "expected a node id or a coordinate list", n);
   }
-  std::string why;
-  const int node = resolve_node(topo, ref, &why);
-  if (node < 0) r.fail(path, why, n);
-  return node;
+  return ref;
 }
 
 double probability(const YAML::Node& n, const std::string& path, const Reader& r, bool zero_ok) {
@@ -268,6 +265,21 @@ double probability(const YAML::Node& n, const std::string& path, const Reader& r
   }
   if (!(v >= 0.0 && v <= 1.0) || (!zero_ok && v == 0.0))
     r.fail(path, std::string("expected a number in ") + (zero_ok ? "[0, 1]" : "(0, 1]") + ", got " + n.Scalar(), n);
+  return v;
+}
+
+// A relative weight: any positive number.
+double weight(const YAML::Node& n, const std::string& path, const Reader& r) {
+  double v = 0;
+  try {
+    if (!n.IsScalar()) throw std::invalid_argument("");
+    size_t used = 0;
+    v = std::stod(n.Scalar(), &used);
+    if (used != n.Scalar().size()) throw std::invalid_argument("");
+  } catch (const std::exception&) {
+    r.fail(path, "expected a positive number (a relative weight)", n);
+  }
+  if (!(v > 0.0 && v < 1e12)) r.fail(path, "expected a positive number (a relative weight), got " + n.Scalar(), n);
   return v;
 }
 
@@ -296,24 +308,25 @@ void read_traffic(const YAML::Node& n, Config& c, const Reader& r) {
     for (const auto& kv : f) {
       const std::string key = kv.first.as<std::string>();
       t.lengths.push_back({static_cast<int>(r.integer(kv.first, "traffic.flits (key " + key + ")", 1, 1 << 20)),
-                           probability(kv.second, "traffic.flits." + key, r, false)});
+                           weight(kv.second, "traffic.flits." + key, r)});
     }
   } else {
     r.fail("traffic.flits", "expected a length, a list of lengths, or a mapping length: weight", f);
   }
-  const Topology topo(c.topology);
   if (n["hotspot"]) {
     const YAML::Node h = n["hotspot"];
+    if (t.pattern != TrafficPattern::Hotspot)
+      r.fail("traffic.hotspot", "only meaningful with pattern: hotspot", h);
     r.allow_only(h, "traffic.hotspot", {"nodes", "fraction"});
     if (!h["nodes"] || !h["nodes"].IsSequence() || h["nodes"].size() == 0)
       r.fail("traffic.hotspot.nodes", "expected a non-empty list of nodes", h);
     for (size_t i = 0; i < h["nodes"].size(); ++i)
-      t.hotspots.push_back(read_node(h["nodes"][i], "traffic.hotspot.nodes[" + std::to_string(i) + "]", topo, r));
+      c.hotspot_refs.push_back(read_node_ref(h["nodes"][i], "traffic.hotspot.nodes[" + std::to_string(i) + "]", r));
     if (!h["fraction"]) r.fail("traffic.hotspot.fraction", "missing (share of packets sent to the hotspots)");
     t.hotspot_fraction = probability(h["fraction"], "traffic.hotspot.fraction", r, true);
+  } else if (t.pattern == TrafficPattern::Hotspot) {
+    r.fail("traffic.hotspot", "missing: pattern hotspot needs hotspot: {nodes: [...], fraction: F}", n);
   }
-  const std::string why = check_background(t, topo);
-  if (!why.empty()) r.fail("traffic", why, n);
 }
 
 void read_run(const YAML::Node& n, Config& c, const Reader& r) {
@@ -369,9 +382,6 @@ Config load_config(const std::string& path, const std::vector<std::string>& over
   } catch (const YAML::Exception& e) {
     throw ConfigError(path + ": " + e.msg);
   }
-  YAML::Emitter out;
-  out << root;
-  c.effective_yaml = out.c_str();
   return c;
 }
 

@@ -46,7 +46,8 @@ struct Config {
   bool has_schedule = false;
   ScheduleSource schedule;
   bool has_traffic = false;
-  BackgroundSpec traffic;  // seed is run.seed
+  BackgroundSpec traffic;  // seed is run.seed; hotspots are resolved from hotspot_refs at run time
+  std::vector<NodeRef> hotspot_refs;
   ExecutionMode mode = ExecutionMode::Barrier;
   bool strict = false;
   // run
@@ -56,8 +57,6 @@ struct Config {
   // output
   std::string out_dir = "out";
   bool host_timing = true;
-  // The effective configuration (after overrides and defaults), as YAML text, for summary.json.
-  std::string effective_yaml;
 };
 
 // Loads and checks a config; `overrides` are "key.path=value" strings.

@@ -56,16 +56,14 @@ RunMetrics compute_metrics(const Network& net, int num_steps) {
   RunMetrics r;
   r.status = to_string(net.status());
   r.steps.resize(num_steps);
-  for (int s = 0; s < num_steps; ++s) {
-    r.steps[s].step = s;
-    r.steps[s].start = kNever;
-  }
+  for (int s = 0; s < num_steps; ++s) r.steps[s].step = s;
   std::vector<uint64_t> latencies, background;
-  uint64_t last = 0;
+  uint64_t last = 0, last_any = 0;
   bool scheduled = false;
   for (const MessageRecord& m : ctx.msgs) scheduled = scheduled || m.step >= 0;
   for (const MessageRecord& m : ctx.msgs) {
     const MessageView v = view_message(ctx, m);
+    if (v.delivered) last_any = std::max(last_any, m.delivered);
     if (m.step < 0) {
       r.has_background = true;
       ++r.background.messages;
@@ -84,6 +82,8 @@ RunMetrics compute_metrics(const Network& net, int num_steps) {
       st->tcd += m.hops;
       st->max_zero_load = std::max(st->max_zero_load, v.zero_load);
       if (m.release != kNever) st->start = std::min(st->start, m.release);
+      add(st->step_contention, m.stall_step);
+      add(st->depth_contention, m.stall_depth);
     }
     if (m.inject != kNever) add(r.port_wait, v.port_wait);
     add(r.step_contention, m.stall_step);
@@ -99,30 +99,28 @@ RunMetrics compute_metrics(const Network& net, int num_steps) {
       st->end = std::max(st->end, m.delivered);
       st->max_latency = std::max(st->max_latency, v.latency);
       st->mean_latency += static_cast<double>(v.latency);
-      add(st->step_contention, m.stall_step);
-      add(st->depth_contention, m.stall_depth);
     }
   }
-  for (auto& st : r.steps) {
+  for (auto& st : r.steps)
     if (st.delivered) st.mean_latency /= static_cast<double>(st.delivered);
-    if (st.start == kNever) st.start = 0;
-  }
   const LatencyStats ls = latency_stats(std::move(latencies));
   r.latency_mean = ls.mean;
   r.latency_p50 = ls.p50;
   r.latency_p99 = ls.p99;
   r.latency_max = ls.max;
   r.background.latency = latency_stats(std::move(background));
-  r.completion = r.status == "completed" ? last : std::max(last, net.cycle());
+  const bool complete = r.status == "completed";
+  r.completion = complete ? last : std::max(last, net.cycle());
+  r.span = complete ? last_any : std::max(last_any, net.cycle());
   r.links = static_cast<int64_t>(ctx.link_busy.size());
   for (uint64_t b : ctx.link_busy) {
     r.flit_hops += static_cast<int64_t>(b);
     if (!b) continue;
     ++r.links_used;
-    if (r.completion) r.link_util_max = std::max(r.link_util_max, static_cast<double>(b) / static_cast<double>(r.completion));
+    if (r.span) r.link_util_max = std::max(r.link_util_max, static_cast<double>(b) / static_cast<double>(r.span));
   }
-  if (r.completion && r.links)
-    r.link_util_mean = static_cast<double>(r.flit_hops) / static_cast<double>(r.completion) / static_cast<double>(r.links);
+  if (r.span && r.links)
+    r.link_util_mean = static_cast<double>(r.flit_hops) / static_cast<double>(r.span) / static_cast<double>(r.links);
   r.flits_injected = ctx.flits_injected;
   r.flits_ejected = ctx.flits_ejected;
   return r;

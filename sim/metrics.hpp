@@ -18,7 +18,7 @@ struct ContentionTotals {
 struct StepMetrics {
   int step = 0;
   int64_t messages = 0, delivered = 0;
-  uint64_t start = 0;  // earliest release
+  uint64_t start = kNever;  // earliest release (kNever: never released)
   uint64_t end = 0;    // latest tail ejection
   uint64_t max_latency = 0;
   uint64_t max_zero_load = 0;
@@ -43,6 +43,9 @@ struct BackgroundMetrics {
 struct RunMetrics {
   std::string status;
   uint64_t completion = 0;  // cycle of the last tail ejection (all delivered) or where the run stopped
+  // Cycles the network ran: the last tail ejection of any message, schedule or
+  // background (or where the run stopped). Link utilisation divides by this.
+  uint64_t span = 0;
   int64_t messages = 0, delivered = 0;
   int64_t tcd = 0;          // sum of route lengths of all messages
   int64_t flit_hops = 0;    // flits carried over links

@@ -41,6 +41,9 @@ ojson config_json(const Config& c) {
   if (!c.schedule.file.empty()) sched["file"] = c.schedule.file;
   if (!c.schedule.algorithm.empty()) {
     sched["algorithm"] = c.schedule.algorithm;
+    if (c.schedule.source_eye) sched["source"] = "eye";
+    else if (c.schedule.source.is_coords) sched["source"] = c.schedule.source.coords;
+    else sched["source"] = c.schedule.source.id < 0 ? 0 : c.schedule.source.id;
     sched["orientation"] = c.schedule.orientation;
     sched["params"] = c.schedule.params;
   }
@@ -60,9 +63,10 @@ ojson config_json(const Config& c) {
         {"link_delay", c.timing.link_delay},
         {"startup", c.timing.startup},
         {"credit_delay", c.timing.credit_delay}}},
-      {"schedule", sched},
+      {"schedule", c.has_schedule ? sched : ojson(nullptr)},
       {"run", {{"seed", c.seed}, {"max_cycles", c.max_cycles}, {"watchdog_cycles", c.watchdog_cycles}}},
       {"traffic", c.has_traffic ? traffic_json(c.traffic) : ojson(nullptr)},
+      // output.dir is not echoed: the same run written to two folders gives the same bytes.
   };
 }
 
@@ -100,6 +104,7 @@ std::string summary_json(const RunReport& rep) {
        {{"mean", m.link_util_mean}, {"max", m.link_util_max}, {"links", m.links}, {"links_used", m.links_used}}},
       {"flits_injected", m.flits_injected},
       {"flits_ejected", m.flits_ejected},
+      {"span_cycles", m.span},
       {"simulated_cycles", net.cycles_simulated()}};
   if (m.has_background) {
     const auto& b = m.background;
@@ -137,7 +142,7 @@ std::string summary_json(const RunReport& rep) {
     j["host"] = ojson{{"elaboration_seconds", rep.host.elaboration_seconds},
                       {"simulation_seconds", sim},
                       {"wall_seconds", rep.host.wall_seconds},
-                      {"simulated_cycles_per_second", sim > 0 ? static_cast<double>(m.completion) / sim : 0.0},
+                      {"simulated_cycles_per_second", sim > 0 ? static_cast<double>(m.span) / sim : 0.0},
                       {"flit_hops_per_second", sim > 0 ? static_cast<double>(m.flit_hops) / sim : 0.0}};
   }
   return j.dump(2) + "\n";
@@ -179,7 +184,7 @@ std::string links_csv(const RunReport& rep) {
   const Network& net = *rep.network;
   const Topology& topo = net.topology();
   const auto& busy = net.context().link_busy;
-  const double span = static_cast<double>(rep.metrics.completion);
+  const double span = static_cast<double>(rep.metrics.span);
   std::ostringstream os;
   os << "link,src,dst,src_coord,dst_coord,dim,dir,wrap,busy_cycles,utilisation\n";
   for (int l = 0; l < topo.num_links(); ++l) {
@@ -199,7 +204,7 @@ std::string steps_csv(const RunReport& rep) {
         "step_contention_messages,step_contention_cycles,depth_contention_messages,depth_contention_cycles\n";
   for (const StepMetrics& s : rep.metrics.steps) {
     const bool done = s.delivered == s.messages && s.messages > 0;
-    os << s.step << ',' << s.messages << ',' << s.delivered << ',' << s.start << ',';
+    os << s.step << ',' << s.messages << ',' << s.delivered << ',' << cycle_or_empty(s.start) << ',';
     if (done) os << s.end << ',' << (s.end - s.start);
     else os << ',';
     os << ',' << s.max_latency << ',' << s.max_zero_load << ',' << fixed(s.mean_latency, 3) << ',' << s.tcd << ','

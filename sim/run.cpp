@@ -68,15 +68,18 @@ std::vector<std::string> setting_warnings(const Config& cfg) {
 }
 
 // Rough upper estimate of the run's memory, calibrated on measured peak RSS
-// (docs/performance.md): two SystemC modules and the topology graph per node,
-// the buffers, and the message table.
-double estimate_bytes(const Config& cfg, const Topology& topo, size_t messages, size_t hops) {
-  const double ports = topo.num_ports() + cfg.ports.injection_channels(topo);
-  const double per_node = 4600.0 + ports * cfg.vcs * (cfg.buffer_flits * 24.0 + 64.0);
+// (docs/performance.md): two SystemC modules, the router arena and the
+// topology graph per node, and the message table. Needs only the spec, so it
+// runs before anything large is built.
+double estimate_bytes(const Config& cfg, size_t messages, size_t hops) {
+  const double nodes = static_cast<double>(Topology::validate(cfg.topology));
+  const int links = Topology::ports_of(cfg.topology);
+  const int inj = cfg.ports.kind == PortKind::OnePort ? 1 : cfg.ports.kind == PortKind::AllPort ? links : cfg.ports.k;
+  const double ports = links + inj;
+  const double per_node = 2400.0 + links * 48.0 + ports * cfg.vcs * (cfg.buffer_flits * 24.0 + 48.0);
   double traffic = 0.0;
-  if (cfg.has_traffic) traffic = cfg.traffic.rate * static_cast<double>(cfg.traffic.cycles) * topo.num_nodes();
-  return per_node * topo.num_nodes() + (static_cast<double>(messages) + traffic) * 450.0 +
-         static_cast<double>(hops) * 8.0;
+  if (cfg.has_traffic) traffic = cfg.traffic.rate * static_cast<double>(cfg.traffic.cycles) * nodes;
+  return per_node * nodes + (static_cast<double>(messages) + traffic) * 450.0 + static_cast<double>(hops) * 8.0;
 }
 
 double machine_bytes() {
@@ -84,18 +87,38 @@ double machine_bytes() {
   return pages > 0 && page > 0 ? static_cast<double>(pages) * static_cast<double>(page) : 0.0;
 }
 
-// Refuses runs whose estimated memory exceeds 80% of the machine, before
-// anything large is built. `messages` is a guess before the schedule exists
-// (one per node, as for a broadcast) and exact after.
-bool fits_in_memory(const Config& cfg, const Topology& topo, size_t messages, size_t hops) {
-  const double need = estimate_bytes(cfg, topo, messages, hops);
+// Refuses runs whose estimated memory exceeds 80% of the machine. `messages` is
+// a guess before the schedule exists (one per node, as for a broadcast) and
+// exact after.
+bool fits_in_memory(const Config& cfg, size_t messages, size_t hops) {
+  const double need = estimate_bytes(cfg, messages, hops);
   const double have = machine_bytes();
   spdlog::info("estimated memory {:.1f} MiB", need / (1 << 20));
   if (have <= 0 || need <= 0.8 * have) return true;
   std::cerr << "error: " << cfg.path << ": network.dims: this run needs about " << std::fixed << std::setprecision(1)
-            << need / (1 << 30) << " GiB (" << topo.num_nodes() << " routers, " << messages
+            << need / (1 << 30) << " GiB (" << Topology::validate(cfg.topology) << " routers, " << messages
             << " messages) but the machine has " << have / (1 << 30) << " GiB; refusing to start\n";
   return false;
+}
+
+// Resolves hotspot nodes and checks the traffic spec against the topology.
+bool prepare_traffic(Config& cfg, const Topology& topo) {
+  cfg.traffic.hotspots.clear();
+  for (size_t i = 0; i < cfg.hotspot_refs.size(); ++i) {
+    std::string why;
+    const int node = resolve_node(topo, cfg.hotspot_refs[i], &why);
+    if (node < 0) {
+      std::cerr << "error: " << cfg.path << ": traffic.hotspot.nodes[" << i << "]: " << why << "\n";
+      return false;
+    }
+    cfg.traffic.hotspots.push_back(node);
+  }
+  const std::string why = check_background(cfg.traffic, topo);
+  if (!why.empty()) {
+    std::cerr << "error: " << cfg.path << ": traffic: " << why << "\n";
+    return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -138,8 +161,9 @@ int run_command(const RunOptions& opts) {
   if (!opts.out_dir.empty()) cfg.out_dir = opts.out_dir;
   cfg.strict = cfg.strict || opts.strict;
 
+  if (!fits_in_memory(cfg, static_cast<size_t>(Topology::validate(cfg.topology)), 0)) return kExitInputError;
   const Topology topo(cfg.topology);
-  if (!fits_in_memory(cfg, topo, static_cast<size_t>(topo.num_nodes()), 0)) return kExitInputError;
+  if (cfg.has_traffic && !prepare_traffic(cfg, topo)) return kExitInputError;
   Schedule schedule;
   Diagnostics diag(cfg.schedule.file.empty() ? opts.config_path : cfg.schedule.file);
   const bool ok = prepare_schedule(cfg, schedule, diag);
@@ -154,7 +178,7 @@ int run_command(const RunOptions& opts) {
   size_t hops = 0;
   for (const auto& step : schedule.steps)
     for (const auto& m : step) hops += static_cast<size_t>(topo.distance(m.src, m.dst));
-  if (!fits_in_memory(cfg, topo, schedule.num_messages(), hops)) return kExitInputError;
+  if (!fits_in_memory(cfg, schedule.num_messages(), hops)) return kExitInputError;
   NetworkParams np;
   np.vcs = cfg.vcs;
   np.buffer_flits = cfg.buffer_flits;

@@ -66,7 +66,7 @@ const std::vector<BadSchedule>& cases() {
       {"route_wrong_end.json", kMesh,
        {"step 1, message 1, field \"route\": error: must end at dst (2,0), ends at (1,0)"}},
       {"route_jump.json", kMesh,
-       {"step 1, message 1, field \"route\": error: route entry 2: (2,1) is not a neighbour of (1,0)"}},
+       {"step 1, message 1, field \"route\": error: entry 3 = (2,1) is not a neighbour of entry 2 = (1,0)"}},
       {"route_too_short.json", kMesh,
        {"step 1, message 1, field \"route\": error: expected a list of at least two nodes (src first, dst last)"}},
       {"broadcast_without_source.json", kMesh, {"field \"broadcast\": error: expected {\"source\": node}"}},
@@ -252,7 +252,7 @@ TEST(CliScheduleCheck, PortModelOption) {
   }
   const Result bad = run_wormsim({"schedule", "check", file.string(), "--port-model", "many-port"}, tmp.path());
   EXPECT_EXIT_CODE(bad, 2);
-  EXPECT_CONTAINS(bad.err, "error: --port-model: expected one-port, all-port or N-port, got \"many-port\"");
+  EXPECT_CONTAINS(bad.err, "error: --port-model: expected one-port, all-port or N-port (e.g. 2-port), got \"many-port\"");
 }
 
 TEST(CliScheduleCheck, GeneratedScheduleRoundTripsThroughCheck) {

@@ -136,6 +136,10 @@ TEST(Background, AlongsideASchedule) {
   EXPECT_TRUE(m.has_background);
   EXPECT_GT(m.background.messages, 500);
   EXPECT_GT(m.background_contention.cycles, 0);
+  // Links carry both kinds of traffic over the whole run, not just the broadcast's span.
+  EXPECT_GE(m.span, m.completion);
+  EXPECT_LE(m.link_util_max, 1.0);
+  EXPECT_GT(m.link_util_mean, 0.0);
 }
 
 TEST(Background, RejectsImpossibleSpecs) {

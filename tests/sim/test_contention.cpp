@@ -97,6 +97,20 @@ TEST(Contention, OnePortSerialisesSends) {
   EXPECT_EQ(r.metrics(1).port_wait.cycles, 4);
 }
 
+// k-port in eager mode: both sends of node 1 start at once (two channels).
+TEST(Contention, KPortEagerSendsInParallel) {
+  Schedule s = line(3);
+  s.steps.push_back({msg(1, 0, s.add_packet("", 1), 4), msg(1, 2, s.add_packet("", 1), 4)});
+  NetworkParams p = default_params();
+  p.ports.kind = PortKind::KPort;
+  p.ports.k = 2;
+  SimRun r = simulate(s, p, ExecutionMode::Eager);
+  EXPECT_EQ(r.msg(0).release, 0u);
+  EXPECT_EQ(r.msg(1).release, 0u);
+  EXPECT_EQ(latency(r, 0), 6u);
+  EXPECT_EQ(latency(r, 1), 6u);
+}
+
 TEST(Contention, AllPortSendsInParallel) {
   Schedule s = line(3);
   s.steps.push_back({msg(1, 0, s.add_packet("", 1), 4), msg(1, 2, s.add_packet("", 1), 4)});

@@ -370,13 +370,13 @@ TEST(Loader, RouteNotEndingAtDst) {
 
 TEST(Loader, RouteJumpsBetweenNonNeighbours) {
   expect_one_error(mesh(R"([[{"src": [0, 0], "dst": [2, 1], "route": [[0, 0], [1, 0], [2, 1]]}]])"), kMsgRoute,
-                   "route entry 2: (2,1) is not a neighbour of (1,0)");
+                   "entry 3 = (2,1) is not a neighbour of entry 2 = (1,0)");
   // No wrap-around links on a mesh.
   expect_one_error(mesh(R"([[{"src": [0, 0], "dst": [3, 0], "route": [[0, 0], [3, 0]]}]])"), kMsgRoute,
-                   "route entry 1: (3,0) is not a neighbour of (0,0)");
+                   "entry 2 = (3,0) is not a neighbour of entry 1 = (0,0)");
   // A node is not its own neighbour.
   expect_one_error(mesh(R"([[{"src": [0, 0], "dst": [1, 0], "route": [[0, 0], [0, 0], [1, 0]]}]])"), kMsgRoute,
-                   "route entry 1: (0,0) is not a neighbour of (0,0)");
+                   "entry 2 = (0,0) is not a neighbour of entry 1 = (0,0)");
 }
 
 TEST(Loader, RouteTooShortOrNotAList) {
