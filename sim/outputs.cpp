@@ -129,6 +129,7 @@ std::string summary_json(const RunReport& rep) {
       cyc.push_back(ojson{{"node", topo.node_name(w.node)},
                           {"in_port", w.in_port},
                           {"vc", w.vc},
+                          {"waits_for_output", w.out_port >= topo.num_ports() ? ojson("ejection") : ojson(w.out_port)},
                           {"message", w.msg},
                           {"message_src", topo.node_name(msg.src)},
                           {"message_dst", topo.node_name(msg.dst)},

@@ -121,6 +121,19 @@ bool prepare_traffic(Config& cfg, const Topology& topo) {
   return true;
 }
 
+// One log line per worm of the deadlock: where its header waits and for whom.
+void log_wait_cycle(const Network& net) {
+  const Topology& topo = net.topology();
+  for (const WaitEdge& w : net.deadlock_cycle()) {
+    const MessageRecord& m = net.context().msgs[w.msg];
+    const std::string port = w.out_port >= topo.num_ports() ? std::string("ejection")
+                                                            : "port " + std::to_string(w.out_port);
+    spdlog::error("deadlock: message {} ({} -> {}) waits at router {} input port {} VC {} for {}, held by message {}",
+                  w.msg, topo.node_name(m.src), topo.node_name(m.dst), topo.node_name(w.node), w.in_port, w.vc, port,
+                  w.blocker == kNoMessage ? std::string("?") : std::to_string(w.blocker));
+  }
+}
+
 }  // namespace
 
 bool prepare_schedule(const Config& cfg, Schedule& s, Diagnostics& diag) {
@@ -228,6 +241,7 @@ int run_command(const RunOptions& opts) {
     if (!net.deadlock_cycle().empty())
       std::cerr << "; waiting cycle of " << net.deadlock_cycle().size() << " worms (see summary.json \"deadlock\")";
     std::cerr << "\n";
+    log_wait_cycle(net);
     return kExitIncomplete;
   }
   if (m.delivered != m.messages || m.flits_injected != m.flits_ejected || !net.buffers_consistent()) {
