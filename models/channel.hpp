@@ -27,19 +27,22 @@ class FlitQueue {
   uint16_t capacity() const { return cap_; }
   Flit& front() { return buf_[head_]; }
   const Flit& front() const { return buf_[head_]; }
-  const Flit& at(uint16_t i) const { return buf_[(head_ + i) % cap_]; }
+  const Flit& at(uint16_t i) const { return buf_[wrap(head_ + i)]; }
   void push(const Flit& f) {
-    buf_[(head_ + count_) % cap_] = f;
+    buf_[wrap(head_ + count_)] = f;
     ++count_;
   }
   Flit pop() {
     Flit f = buf_[head_];
-    head_ = static_cast<uint16_t>((head_ + 1) % cap_);
+    head_ = static_cast<uint16_t>(wrap(head_ + 1));
     --count_;
     return f;
   }
 
  private:
+  // Indices stay below 2 * cap_, so one compare replaces a division on every flit.
+  uint32_t wrap(uint32_t i) const { return i >= cap_ ? i - cap_ : i; }
+
   Flit* buf_ = nullptr;
   uint16_t cap_ = 0, head_ = 0, count_ = 0;
 };
@@ -56,7 +59,7 @@ class CreditCounter {
   // Credits usable at cycle `now` (collects the returns that have arrived).
   uint16_t available(uint64_t now) {
     while (pending_ && ring_[head_] <= now) {
-      head_ = static_cast<uint16_t>((head_ + 1) % cap_);
+      head_ = static_cast<uint16_t>(head_ + 1 == cap_ ? 0 : head_ + 1);
       --pending_;
       ++credits_;
     }
@@ -65,7 +68,8 @@ class CreditCounter {
   void consume() { --credits_; }
   // A slot was freed downstream; the upstream sees it at cycle `when`.
   void give_back(uint64_t when) {
-    ring_[(head_ + pending_) % cap_] = when;
+    const uint32_t i = static_cast<uint32_t>(head_) + pending_;
+    ring_[i >= cap_ ? i - cap_ : i] = when;
     ++pending_;
   }
   // Slots the downstream FIFO may be holding (sent and not yet credited back).

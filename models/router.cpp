@@ -177,7 +177,7 @@ void Router::allocate_switch(uint64_t now) {
       move_flit(ivc, now);
       out_next_in_[op] = static_cast<uint8_t>(ip + 1 == in_ports_ ? 0 : ip + 1);
       const int nv = ip < link_ports_ ? vcs_ : 1;
-      in_next_vc_[ip] = static_cast<uint8_t>((ivc % vcs_ + 1) % nv);
+      in_next_vc_[ip] = static_cast<uint8_t>(nv == 1 ? 0 : (mod_vcs(ivc) + 1) % nv);
       break;
     }
   }
@@ -185,7 +185,7 @@ void Router::allocate_switch(uint64_t now) {
 
 void Router::return_credit(int in_vc, uint64_t when) {
   const int ip = in_port_of(in_vc);
-  if (ip < link_ports_) in_link_[ip].src->credit(in_link_[ip].src_port, in_vc % vcs_, when);
+  if (ip < link_ports_) in_link_[ip].src->credit(in_link_[ip].src_port, mod_vcs(in_vc), when);
   else ni_->credit(ip - link_ports_, when);
 }
 
@@ -201,12 +201,12 @@ void Router::move_flit(int in_vc, uint64_t now) {
   OutputVC& ov = out_[o];
   if (!is_ejection(o)) {
     ov.credits.consume();
-    const OutputLink& link = out_link_[o / vcs_];
+    const OutputLink& link = out_link_[div_vcs(o)];
     Flit g = f;
     g.ready = now + ctx_->timing.link_delay + ctx_->timing.router_delay;
     if (f.head) ++g.hop;
     ++ctx_->link_busy[link.link];
-    link.dst->accept(link.dst_port, o % vcs_, g);
+    link.dst->accept(link.dst_port, mod_vcs(o), g);
   } else {
     ++ctx_->flits_ejected;
     MessageRecord& m = ctx_->msgs[f.msg];

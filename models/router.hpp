@@ -93,9 +93,12 @@ class Router : public sc_core::sc_module {
 
   bool is_ejection(int out_vc) const { return out_vc >= link_ports_ * vcs_; }
   int out_port_of(int out_vc) const {
-    return is_ejection(out_vc) ? link_ports_ + (out_vc - link_ports_ * vcs_) : out_vc / vcs_;
+    return is_ejection(out_vc) ? link_ports_ + (out_vc - link_ports_ * vcs_) : div_vcs(out_vc);
   }
-  int in_port_of(int in_vc) const { return in_vc / vcs_; }
+  int in_port_of(int in_vc) const { return div_vcs(in_vc); }
+  // Most networks have one VC: a predictable branch instead of a division per flit.
+  int div_vcs(int x) const { return vcs_ == 1 ? x : x / vcs_; }
+  int mod_vcs(int x) const { return vcs_ == 1 ? 0 : x % vcs_; }
 
   void allocate_vcs(uint64_t now);
   bool try_allocate(int in_vc, const Flit& head);
