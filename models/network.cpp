@@ -198,6 +198,16 @@ void Network::find_wait_cycle(uint64_t now) {
   for (uint32_t m : order) deadlock_.push_back(waits[m]);
 }
 
+void Network::trace_signals(sc_core::sc_trace_file* tf) const {
+  for (int l = 0; l < topo_.num_links(); ++l) {
+    const std::string name = "link_" + std::to_string(topo_.link_src(l)) + "_to_" + std::to_string(topo_.link_dst(l)) +
+                             "_flits";
+    sc_core::sc_trace(tf, ctx_.link_busy[l], name);
+  }
+  for (const auto& r : routers_)
+    sc_core::sc_trace(tf, r->buffered_ref(), "router_" + std::to_string(r->node()) + "_buffered_flits");
+}
+
 bool Network::buffers_consistent() const {
   uint64_t buffered = 0;
   for (const auto& r : routers_) {

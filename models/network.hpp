@@ -59,6 +59,10 @@ class Network : public sc_core::sc_module {
 
   const Topology& topology() const { return topo_; }
   const SimContext& context() const { return ctx_; }
+  // Timeline traces (sim/trace_*.hpp): record channel occupancy into `uses`, and
+  // trace per-link flit counters and per-router buffer fill into a VCD file.
+  void record_channel_use(std::vector<ChannelUse>* uses) { ctx_.channel_trace = uses; }
+  void trace_signals(sc_core::sc_trace_file* tf) const;
   RunStatus status() const { return status_; }
   uint64_t cycle() const { return cycle_; }
   uint64_t cycles_simulated() const { return cycles_stepped_; }

@@ -69,6 +69,7 @@ void NetworkInterface::start_waiting(uint64_t now) {
     }
     ch_[c].msg = msg;
     ch_[c].next_flit = 0;
+    ch_[c].since = now;
     claimed_[c] = 1;  // starts now; its header goes in this cycle
   }
   queue_.resize(keep);
@@ -91,6 +92,9 @@ void NetworkInterface::inject(int c, uint64_t now) {
   ++ctx_->flits_moved;
   ++ctx_->flits_injected;
   if (f.tail) {
+    if (ctx_->channel_trace)
+      ctx_->channel_trace->push_back(
+          ChannelUse{node_, static_cast<int16_t>(kInjectionPort - c), 0, ch.msg, ch.since, now + 1});
     ctx_->injected_now.push_back(ch.msg);
     ch.msg = kNoMessage;
   } else {

@@ -40,6 +40,7 @@ class NetworkInterface : public sc_core::sc_module {
   struct Channel {
     uint32_t msg = kNoMessage;
     uint32_t next_flit = 0;
+    uint64_t since = 0;  // cycle the message started on this channel (timeline traces)
     CreditCounter credits;
   };
   int usable_channel(uint32_t msg, const std::vector<char>& claimed) const;

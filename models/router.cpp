@@ -89,13 +89,13 @@ void Router::allocate_vcs(uint64_t now) {
     if (iv.out >= 0 || iv.q.empty()) continue;
     const Flit& f = iv.q.front();
     if (f.ready > now) continue;
-    if (try_allocate(i, f) && next < 0) next = i + 1;
+    if (try_allocate(i, f, now) && next < 0) next = i + 1;
   }
   if (next >= 0) va_next_ = next % n;
 }
 
 // Candidate output VCs for a head: [first, last) in out_ order, filtered by dateline class.
-bool Router::try_allocate(int in_vc, const Flit& head) {
+bool Router::try_allocate(int in_vc, const Flit& head, uint64_t now) {
   const MessageRecord& m = ctx_->msgs[head.msg];
   int first, last, stride = 1;
   if (head.hop == m.hops) {
@@ -117,6 +117,7 @@ bool Router::try_allocate(int in_vc, const Flit& head) {
   for (int o = first; o < last; o += stride) {
     if (out_[o].owner != kNoMessage) continue;
     out_[o].owner = head.msg;
+    out_[o].since = now;
     in_[in_vc].out = o;
     return true;
   }
@@ -217,6 +218,12 @@ void Router::move_flit(int in_vc, uint64_t now) {
     }
   }
   if (f.tail) {
+    if (ctx_->channel_trace) {
+      const int port = out_port_of(o);
+      const int vc = is_ejection(o) ? 0 : mod_vcs(o);
+      ctx_->channel_trace->push_back(ChannelUse{node_, static_cast<int16_t>(port), static_cast<int16_t>(vc), f.msg,
+                                                ov.since, now + 1});
+    }
     ov.previous = ov.owner;
     ov.owner = kNoMessage;
     iv.out = -1;

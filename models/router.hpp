@@ -68,6 +68,7 @@ class Router : public sc_core::sc_module {
   std::vector<Wait> waiting_heads(uint64_t now) const;
   // Sum of flits in the buffers, and checks that no buffer holds more than its capacity.
   int buffered() const { return buffered_; }
+  const int& buffered_ref() const { return buffered_; }  // for sc_trace
   bool buffers_within_capacity() const;
 
  private:
@@ -80,6 +81,7 @@ class Router : public sc_core::sc_module {
     CreditCounter credits;
     uint32_t owner = kNoMessage;
     uint32_t previous = kNoMessage;  // last worm that held it: its flits may still fill the FIFO downstream
+    uint64_t since = 0;              // cycle the owner reserved it (timeline traces)
   };
   struct OutputLink {
     Router* dst = nullptr;
@@ -101,7 +103,7 @@ class Router : public sc_core::sc_module {
   int mod_vcs(int x) const { return vcs_ == 1 ? 0 : x % vcs_; }
 
   void allocate_vcs(uint64_t now);
-  bool try_allocate(int in_vc, const Flit& head);
+  bool try_allocate(int in_vc, const Flit& head, uint64_t now);
   uint32_t allocation_blocker(int in_vc, const Flit& head) const;
   void allocate_switch(uint64_t now);
   bool can_send(int out_vc, uint64_t now);

@@ -41,6 +41,17 @@ struct MessageRecord {
   uint64_t stall_background = 0;  // behind background traffic
 };
 
+// One worm holding one channel, for timeline traces: from the cycle its header
+// reserved the channel to the cycle after its tail left it.
+struct ChannelUse {
+  int32_t node = 0;
+  int16_t port = 0;  // output link port; kInjectionPort - k: injection channel k; ports >= link ports: ejection
+  int16_t vc = 0;
+  uint32_t msg = 0;
+  uint64_t from = 0, to = 0;
+};
+constexpr int16_t kInjectionPort = -1;
+
 // Per-cycle working arrays of a router step; one set serves every router because
 // routers are stepped one after the other. Sized for the largest router.
 struct RouterScratch {
@@ -68,6 +79,7 @@ struct SimContext {
   bool dateline_classes = false;  // torus with >= 2 VCs: VC v serves class v % 2
 
   RouterScratch scratch;
+  std::vector<ChannelUse>* channel_trace = nullptr;  // set when a timeline trace is requested
   std::vector<RouteHop> hops;
   std::vector<MessageRecord> msgs;
   std::vector<uint64_t> link_busy;  // flits carried per directed link

@@ -278,6 +278,10 @@ int cli_main(int argc, char** argv) {
   run_cmd->add_option("--out", run.out_dir, "Output folder (overrides output.dir)");
   run_cmd->add_flag("--strict", run.strict, "Treat schedule warnings (port-model violations) as errors");
   run_cmd->add_flag("--quiet", run.quiet, "Do not print the summary on stdout");
+  run_cmd->add_option("--trace", run.trace,
+                      "Also write a timeline: perfetto (trace.json, Chrome trace events) or vcd (trace.vcd, small "
+                      "networks); overrides output.trace")
+      ->check(CLI::IsMember({"none", "perfetto", "vcd"}));
 
   auto* sched_cmd = app.add_subcommand("schedule", "Generate, check or draw schedules without simulating");
   sched_cmd->require_subcommand(1);

@@ -339,10 +339,15 @@ void read_run(const YAML::Node& n, Config& c, const Reader& r) {
 }
 
 void read_output(const YAML::Node& n, Config& c, const Reader& r, const fs::path& base) {
-  r.allow_only(n, "output", {"dir", "host_timing"});
+  r.allow_only(n, "output", {"dir", "host_timing", "trace"});
   if (!n) return;
   if (n["dir"]) c.out_dir = r.string(n["dir"], "output.dir");
   if (n["host_timing"]) c.host_timing = r.boolean(n["host_timing"], "output.host_timing");
+  if (n["trace"]) {
+    c.trace = r.string(n["trace"], "output.trace");
+    if (c.trace != "none" && c.trace != "perfetto" && c.trace != "vcd")
+      r.fail("output.trace", "expected none, perfetto or vcd, got \"" + c.trace + "\"", n["trace"]);
+  }
   (void)base;
 }
 

@@ -57,6 +57,7 @@ struct Config {
   // output
   std::string out_dir = "out";
   bool host_timing = true;
+  std::string trace = "none";  // none | perfetto | vcd (sim/timeline_trace.hpp)
 };
 
 // Loads and checks a config; `overrides` are "key.path=value" strings.

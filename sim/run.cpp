@@ -17,7 +17,9 @@
 #include "sim/background_traffic.hpp"
 #include "sim/executor.hpp"
 #include "sim/metrics.hpp"
+#include "sim/atomic_file.hpp"
 #include "sim/outputs.hpp"
+#include "sim/timeline_trace.hpp"
 
 namespace wormsim {
 
@@ -172,6 +174,9 @@ int run_command(const RunOptions& opts) {
     return kExitInputError;
   }
   if (!opts.out_dir.empty()) cfg.out_dir = opts.out_dir;
+  if (!opts.trace.empty()) cfg.trace = opts.trace;
+  TraceKind trace = TraceKind::None;
+  parse_trace_kind(cfg.trace, trace);
   cfg.strict = cfg.strict || opts.strict;
 
   if (!fits_in_memory(cfg, static_cast<size_t>(Topology::validate(cfg.topology)), 0)) return kExitInputError;
@@ -200,6 +205,11 @@ int run_command(const RunOptions& opts) {
   np.max_cycles = cfg.max_cycles;
   np.watchdog_cycles = cfg.watchdog_cycles;
   const auto t_elab = Clock::now();
+  if (trace == TraceKind::Vcd && topo.num_links() > kMaxVcdLinks) {
+    std::cerr << "error: " << cfg.path << ": output.trace: vcd traces are for small networks (at most " << kMaxVcdLinks
+              << " links; this one has " << topo.num_links() << "); use perfetto\n";
+    return kExitInputError;
+  }
   Network net("network", topo, np);
   ScheduleExecutor exec(schedule, net, cfg.mode);
   net.add_traffic(&exec);
@@ -211,6 +221,19 @@ int run_command(const RunOptions& opts) {
   report.host.elaboration_seconds = seconds_since(t_elab);
   spdlog::info("elaborated {} ({} routers, {} links) in {:.3f} s", topo.spec().describe(), topo.num_nodes(),
                topo.num_links(), report.host.elaboration_seconds);
+
+  std::vector<ChannelUse> channel_uses;
+  if (trace == TraceKind::Perfetto) net.record_channel_use(&channel_uses);
+  sc_core::sc_trace_file* vcd = nullptr;
+  const std::string vcd_tmp = (std::filesystem::path(cfg.out_dir) / ("trace.vcd.tmp-" + std::to_string(getpid()))).string();
+  if (trace == TraceKind::Vcd) {
+    std::error_code ec;
+    std::filesystem::create_directories(cfg.out_dir, ec);
+    sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);  // keep stdout clean
+    vcd = sc_core::sc_create_vcd_trace_file(vcd_tmp.c_str());  // SystemC appends ".vcd"
+    vcd->set_time_unit(1, sc_core::SC_NS);
+    net.trace_signals(vcd);
+  }
 
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
@@ -228,6 +251,15 @@ int run_command(const RunOptions& opts) {
   report.metrics = compute_metrics(net, static_cast<int>(schedule.steps.size()));
   report.host.wall_seconds = seconds_since(t0);
   try {
+    const std::filesystem::path dir(cfg.out_dir);
+    if (vcd) {
+      sc_core::sc_close_vcd_trace_file(vcd);
+      std::filesystem::rename(vcd_tmp + ".vcd", dir / "trace.vcd");
+    }
+    if (trace == TraceKind::Perfetto) {
+      std::filesystem::create_directories(dir);
+      write_file_atomically((dir / "trace.json").string(), perfetto_trace_json(net, channel_uses, schedule));
+    }
     write_outputs(cfg.out_dir, report);
   } catch (const std::exception& e) {
     std::cerr << "error: " << e.what() << "\n";

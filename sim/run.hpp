@@ -27,6 +27,7 @@ struct RunOptions {
   std::string out_dir;                 // --out (overrides output.dir)
   bool strict = false;
   bool quiet = false;
+  std::string trace;                   // --trace (overrides output.trace)
 };
 
 // Loads the schedule a config names (file or generator), applies schedule.flits,
