@@ -1,0 +1,15 @@
+"""Python tooling for wormsim: parameter sweeps, trace comparison and plots.
+
+Modules:
+  atomicio  atomic file writes (temporary file, fsync, rename)
+  spec      sweep spec loading, validation and expansion into points
+  runner    running one point with the wormsim binary (executed on Dask workers)
+  table     the tidy results table: columns, flattening, resume
+  progress  text progress bar with ETA
+  runs      reading a run's output folder; dimension-order routes for per-step link loads
+  plotting  matplotlib (Agg) helpers: PNG and SVG outputs, atomic saves
+
+Everything here runs with Debian's python3 packages (/usr/bin/python3).
+"""
+
+__all__ = ["atomicio", "spec", "runner", "table", "progress", "runs", "plotting"]

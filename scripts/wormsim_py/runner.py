@@ -1,0 +1,161 @@
+"""Run one sweep point with the wormsim binary and turn its summary.json into a table row.
+
+This module is what Dask workers execute. It uses the standard library only, and
+sweep.py registers it with cloudpickle "by value", so workers of an external
+cluster need neither this package on their path nor pandas: they need the
+wormsim binary and the output folder at the same paths as the client (a shared
+file system).
+"""
+
+import json
+import os
+import shlex
+import subprocess
+import time
+
+OUTPUT_FILES = ("summary.json", "messages.csv", "links.csv", "steps.csv")
+STDERR_FILE = "stderr.log"
+COMMAND_FILE = "command.sh"
+STDERR_TAIL_LINES = 8
+STDERR_TAIL_CHARS = 1500
+
+# summary.json blocks that become column groups (prefix = block name)
+_FLAT_BLOCKS = ("metrics", "background", "host", "invariants")
+
+
+def flatten(value, prefix, out):
+    """Flatten nested dicts into out with dotted keys; lists become JSON text."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            flatten(v, f"{prefix}.{k}" if prefix else str(k), out)
+    elif isinstance(value, list):
+        out[prefix] = json.dumps(value)
+    else:
+        out[prefix] = value
+
+
+def summary_row(summary):
+    """Columns taken from one summary.json: status, metrics.*, background.*, host.*,
+    invariants.* and summary.* (schedule name/steps/messages/source, warning count, version)."""
+    row = {"status": summary.get("status")}
+    for block in _FLAT_BLOCKS:
+        if isinstance(summary.get(block), dict):
+            flatten(summary[block], block, row)
+    sched = summary.get("schedule") or {}
+    for k in ("name", "algorithm", "steps", "messages", "broadcast", "source"):
+        if k in sched:
+            row[f"summary.schedule.{k}"] = sched[k]
+    row["summary.warnings"] = len(summary.get("warnings") or [])
+    row["summary.wormsim_version"] = summary.get("wormsim_version")
+    return row
+
+
+def _tail(path):
+    try:
+        with open(path, "rb") as f:
+            f.seek(0, os.SEEK_END)
+            size = f.tell()
+            f.seek(max(0, size - 64 * 1024))
+            data = f.read().decode("utf-8", "replace")
+    except OSError:
+        return ""
+    lines = [ln.strip() for ln in data.splitlines() if ln.strip()]
+    text = " | ".join(lines[-STDERR_TAIL_LINES:])
+    if len(text) > STDERR_TAIL_CHARS:
+        text = "..." + text[-STDERR_TAIL_CHARS:]
+    return text
+
+
+def build_command(task):
+    cmd = [task["wormsim"], "run", task["base"]]
+    for key, value in task["sets"]:
+        cmd += ["--set", f"{key}={value}"]
+    cmd += ["--out", task["out"], "--quiet"]
+    return cmd
+
+
+def run_point(task):
+    """Run one point. task: dict with point, wormsim, base, sets [(key, yaml_text)], out, timeout.
+
+    Returns a row dict: point, status, exit_code, error, host.sweep_seconds and the
+    summary columns. Never raises for a failed run: failures are rows with an error.
+    """
+    start = time.monotonic()
+    out = task["out"]
+    row = {"point": task["point"]}
+    try:
+        os.makedirs(out, exist_ok=True)
+        for name in OUTPUT_FILES + (STDERR_FILE,):
+            try:
+                os.unlink(os.path.join(out, name))
+            except FileNotFoundError:
+                pass
+        cmd = build_command(task)
+        with open(os.path.join(out, COMMAND_FILE), "w", encoding="utf-8") as f:
+            f.write(" ".join(shlex.quote(c) for c in cmd) + "\n")
+    except OSError as e:
+        row.update(status="error", exit_code=None, error=f"cannot prepare {out}: {e}")
+        row["host.sweep_seconds"] = time.monotonic() - start
+        return row
+
+    if not (os.path.isfile(task["wormsim"]) and os.access(task["wormsim"], os.X_OK)):
+        row.update(status="error", exit_code=None,
+                   error=f"wormsim binary not found or not executable on worker {os.uname().nodename}: "
+                         f"{task['wormsim']}")
+        row["host.sweep_seconds"] = time.monotonic() - start
+        return row
+
+    stderr_path = os.path.join(out, STDERR_FILE)
+    timeout = task.get("timeout")
+    exit_code = None
+    error = None
+    with open(stderr_path, "wb") as err:
+        try:
+            proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                  stderr=err, timeout=timeout, cwd=out)
+            exit_code = proc.returncode
+        except subprocess.TimeoutExpired:
+            error = f"timeout: killed after {timeout} s"
+        except OSError as e:
+            error = f"cannot start {task['wormsim']}: {e}"
+
+    summary = None
+    summary_path = os.path.join(out, "summary.json")
+    if os.path.exists(summary_path):
+        try:
+            with open(summary_path, encoding="utf-8") as f:
+                summary = json.load(f)
+        except (OSError, ValueError) as e:
+            error = error or f"unreadable summary.json: {e}"
+
+    if summary is not None:
+        row.update(summary_row(summary))
+    else:
+        row["status"] = "error"
+    row["exit_code"] = exit_code
+    if error is None and exit_code != 0:
+        tail = _tail(stderr_path)
+        error = f"exit {exit_code}" + (f": {tail}" if tail else "")
+    if error is None and summary is None:
+        error = "wormsim exited with 0 but wrote no summary.json"
+    row["error"] = error
+    row["host.sweep_seconds"] = round(time.monotonic() - start, 6)
+    return row
+
+
+class IgnoreSigint:
+    """Worker plugin for the embedded cluster: the worker processes ignore SIGINT.
+
+    A Ctrl-C in the terminal reaches every process of the foreground group: the sweep
+    handles it (writes the table, closes the cluster), the wormsim runs stop with status
+    interrupted, and the workers should not die with tracebacks of their own.
+    """
+
+    name = "wormsim-ignore-sigint"
+
+    def setup(self, worker=None):
+        import signal
+        try:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+        except ValueError:  # not the main thread of the worker process
+            pass

@@ -1,0 +1,250 @@
+"""Reading a wormsim run's output folder, and dimension-order routes for per-step link loads."""
+
+import json
+import os
+
+import pandas as pd
+
+MESSAGE_INT_COLUMNS = (
+    "id", "step", "index", "src", "dst", "flits", "hops", "release", "inject", "header_arrival",
+    "delivered", "latency", "zero_load_latency", "blocked_cycles", "port_wait_cycles",
+    "step_contention_cycles", "depth_contention_cycles", "background_cycles", "other_cycles")
+MESSAGE_TEXT_COLUMNS = ("src_coord", "dst_coord", "packet")
+STEP_INT_COLUMNS = (
+    "step", "messages", "delivered", "start", "end", "duration", "max_latency", "max_zero_load_latency",
+    "tcd", "step_contention_messages", "step_contention_cycles", "depth_contention_messages",
+    "depth_contention_cycles")
+
+
+class RunError(Exception):
+    """A run folder or file that cannot be used; str() names the path and the problem."""
+
+
+class Run:
+    """One run: folder (may be None when only a messages.csv was given) and its files, loaded lazily."""
+
+    def __init__(self, path):
+        p = os.fspath(path)
+        if os.path.isdir(p):
+            self.folder = p
+            self.messages_path = os.path.join(p, "messages.csv")
+            if not os.path.exists(self.messages_path):
+                raise RunError(f"{p}: no messages.csv in this folder (expected a wormsim run output folder)")
+        elif os.path.isfile(p):
+            self.messages_path = p
+            folder = os.path.dirname(os.path.abspath(p))
+            # a messages.csv inside a run folder brings its siblings along
+            self.folder = folder if os.path.exists(os.path.join(folder, "summary.json")) \
+                and os.path.basename(p) == "messages.csv" else None
+        else:
+            raise RunError(f"{p}: no such file or folder (expected a run output folder or a messages.csv)")
+        self.path = p
+        self._messages = self._summary = self._links = self._steps = None
+
+    def _file(self, name):
+        return os.path.join(self.folder, name) if self.folder else None
+
+    @property
+    def summary(self):
+        if self._summary is None and self.folder:
+            f = self._file("summary.json")
+            if os.path.exists(f):
+                try:
+                    with open(f, encoding="utf-8") as fh:
+                        self._summary = json.load(fh)
+                except (OSError, ValueError) as e:
+                    raise RunError(f"{f}: unreadable summary.json ({e})") from None
+        return self._summary
+
+    @property
+    def messages(self):
+        if self._messages is None:
+            self._messages = read_messages(self.messages_path)
+        return self._messages
+
+    @property
+    def links(self):
+        if self._links is None and self.folder:
+            f = self._file("links.csv")
+            if os.path.exists(f):
+                self._links = read_links(f)
+        return self._links
+
+    @property
+    def steps(self):
+        if self._steps is None and self.folder:
+            f = self._file("steps.csv")
+            if os.path.exists(f):
+                self._steps = read_steps(f)
+        return self._steps
+
+    def network(self):
+        """(topology, dims) from summary.json's config echo, or None."""
+        s = self.summary
+        try:
+            net = s["config"]["network"]
+            dims = net["dims"]
+            return net["topology"], list(dims) if isinstance(dims, list) else [dims]
+        except (TypeError, KeyError):
+            return None
+
+
+def _read_csv(path, int_columns, text_columns, required):
+    try:
+        df = pd.read_csv(path, dtype=str, keep_default_na=False)
+    except FileNotFoundError:
+        raise RunError(f"{path}: no such file") from None
+    except (OSError, ValueError, pd.errors.ParserError) as e:
+        raise RunError(f"{path}: not a readable CSV file ({e})") from None
+    missing = [c for c in required if c not in df.columns]
+    if missing:
+        raise RunError(f"{path}: missing column(s) {', '.join(missing)} (is this a wormsim output file?)")
+    for c in int_columns:
+        if c in df.columns:
+            num = pd.to_numeric(df[c].replace("", None), errors="coerce")
+            bad = df[c].ne("") & num.isna()
+            if bad.any():
+                row = int(bad.idxmax()) + 2
+                raise RunError(f"{path}: line {row}: column {c}: expected an integer, got \"{df[c][bad.idxmax()]}\"")
+            df[c] = num.astype("Int64")
+    for c in df.columns:
+        if c not in int_columns and c not in text_columns:
+            num = pd.to_numeric(df[c].replace("", None), errors="coerce")
+            if not (df[c].ne("") & num.isna()).any():
+                df[c] = num
+    return df
+
+
+def read_messages(path):
+    return _read_csv(path, MESSAGE_INT_COLUMNS, MESSAGE_TEXT_COLUMNS,
+                     ("id", "step", "src", "dst", "packet", "release", "delivered", "latency"))
+
+
+def read_links(path):
+    return _read_csv(path, ("link", "src", "dst", "dim", "dir", "wrap", "busy_cycles"), ("src_coord", "dst_coord"),
+                     ("link", "src", "dst", "dim", "dir", "wrap", "busy_cycles", "utilisation"))
+
+
+def read_steps(path):
+    return _read_csv(path, STEP_INT_COLUMNS, (), ("step", "start", "end", "duration"))
+
+
+def flat_metrics(summary, include_host=False):
+    """{dotted name: number or text} of a summary's status, metrics, background (and host)."""
+    out = {}
+    if not summary:
+        return out
+    out["status"] = summary.get("status")
+
+    def walk(v, prefix):
+        if isinstance(v, dict):
+            for k, x in v.items():
+                walk(x, f"{prefix}.{k}")
+        elif isinstance(v, list):
+            out[prefix] = json.dumps(v)
+        else:
+            out[prefix] = v
+
+    blocks = ["metrics", "background"] + (["host"] if include_host else [])
+    for b in blocks:
+        if isinstance(summary.get(b), dict):
+            walk(summary[b], b)
+    return out
+
+
+# --- topology and routes -------------------------------------------------------------
+
+def coords(node, dims):
+    c = []
+    for d in dims:
+        c.append(node % d)
+        node //= d
+    return c
+
+
+def node_id(c, dims):
+    i, mul = 0, 1
+    for x, d in zip(c, dims):
+        i += x * mul
+        mul *= d
+    return i
+
+
+def dor_route(topology, dims, src, dst):
+    """Dimension-order route as [(from_node, dim, dir)], as models/routing.cpp builds it
+    (torus: the shorter way round, ties "+"; hypercube: bits from 0 up, dir 1 sets the bit)."""
+    links = []
+    if topology == "hypercube":
+        cur = src
+        for d in range(dims[0]):
+            bit = 1 << d
+            if (cur ^ dst) & bit:
+                links.append((cur, d, 1 if dst & bit else -1))
+                cur ^= bit
+        return links
+    torus = topology in ("torus", "ring")
+    cur = coords(src, dims)
+    to = coords(dst, dims)
+    for d, k in enumerate(dims):
+        if cur[d] == to[d]:
+            continue
+        if torus:
+            plus = (to[d] - cur[d]) % k
+            minus = k - plus
+            direction, steps = (1, plus) if plus <= minus else (-1, minus)
+        else:
+            direction = 1 if to[d] > cur[d] else -1
+            steps = abs(to[d] - cur[d])
+        for _ in range(steps):
+            links.append((node_id(cur, dims), d, direction))
+            cur[d] = (cur[d] + direction) % k
+    return links
+
+
+class NotDerivable(Exception):
+    pass
+
+
+def per_step_link_busy(run):
+    """Busy cycles per (step, link id) derived from messages.csv by dimension-order routing.
+
+    Exact when every message followed its dimension-order route (checked: each message's hops
+    must equal its route length and the steps' sum must equal links.csv where there is no
+    background traffic). Raises NotDerivable when the run's messages used explicit routes.
+    Returns a DataFrame with columns step, link, busy_cycles (background traffic: step -1).
+    """
+    net = run.network()
+    links = run.links
+    if net is None or links is None:
+        raise NotDerivable(f"{run.path}: needs summary.json and links.csv next to messages.csv")
+    topology, dims = net
+    key_to_link = {(int(r.src), int(r.dim), int(r.dir)): int(r.link)
+                   for r in links[["src", "dim", "dir", "link"]].itertuples(index=False)}
+    msgs = run.messages
+    acc = {}
+    for m in msgs[["id", "step", "src", "dst", "hops", "inject", "flits"]].itertuples(index=False):
+        if pd.isna(m.inject):
+            continue  # never injected: carried no flit
+        route = dor_route(topology, dims, int(m.src), int(m.dst))
+        if len(route) != int(m.hops):
+            raise NotDerivable(
+                f"{run.path}: message {int(m.id)} ({int(m.src)} -> {int(m.dst)}) has {int(m.hops)} hops but its "
+                f"dimension-order route has {len(route)}: the schedule uses explicit routes, so per-step "
+                f"link loads cannot be derived from messages.csv (use the per-run map)")
+        for hop in route:
+            link = key_to_link.get(hop)
+            if link is None:
+                raise NotDerivable(f"{run.path}: message {int(m.id)}: link {hop} not in links.csv")
+            k = (int(m.step), link)
+            acc[k] = acc.get(k, 0) + int(m.flits)
+    df = pd.DataFrame([(s, l, b) for (s, l), b in sorted(acc.items())], columns=["step", "link", "busy_cycles"])
+    # undelivered worms carry only some of their flits: the derivation is exact for completed runs
+    if (run.summary or {}).get("status") == "completed":
+        total = df.groupby("link")["busy_cycles"].sum()
+        ref = links.set_index("link")["busy_cycles"]
+        ref = ref[ref > 0]
+        if not total.reindex(ref.index, fill_value=0).astype(int).equals(ref.astype(int)) or \
+                int(total.sum()) != int(ref.sum()):
+            raise NotDerivable(f"{run.path}: link loads derived from messages.csv do not add up to links.csv "
+                               f"(messages did not follow dimension-order routes)")
+    return df

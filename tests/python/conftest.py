@@ -1,0 +1,117 @@
+"""Shared fixtures for the Python tooling tests (run with /usr/bin/python3 -m pytest tests/python).
+
+The wormsim binary comes from $WORMSIM_BIN (ctest sets it), else build-py/ or build/ in the
+repository. Everything binds 127.0.0.1 only.
+"""
+
+import csv
+import os
+import subprocess
+import sys
+
+import pytest
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SCRIPTS = os.path.join(REPO, "scripts")
+PYTHON = "/usr/bin/python3"
+DEFAULT_CONFIG = os.path.join(REPO, "configs", "default.yaml")
+
+if SCRIPTS not in sys.path:
+    sys.path.insert(0, SCRIPTS)
+
+
+def _find_wormsim():
+    env = os.environ.get("WORMSIM_BIN")
+    if env:
+        return env
+    for d in ("build-py", "build"):
+        p = os.path.join(REPO, d, "wormsim")
+        if os.path.isfile(p) and os.access(p, os.X_OK):
+            return p
+    return None
+
+
+@pytest.fixture(scope="session")
+def wormsim():
+    p = _find_wormsim()
+    if not p or not (os.path.isfile(p) and os.access(p, os.X_OK)):
+        pytest.fail(f"wormsim binary not found ({p or 'set WORMSIM_BIN or build build/wormsim'})")
+    return os.path.abspath(p)
+
+
+def script(name, *args, env=None, timeout=300, check=None, cwd=None):
+    """Run scripts/NAME with Debian's python; returns CompletedProcess (text)."""
+    e = dict(os.environ)
+    if env:
+        e.update(env)
+    proc = subprocess.run([PYTHON, os.path.join(SCRIPTS, name), *map(str, args)], capture_output=True,
+                          text=True, timeout=timeout, env=e, cwd=cwd or REPO)
+    if check is not None:
+        assert proc.returncode == check, (
+            f"{name} {' '.join(map(str, args))}: exit {proc.returncode}, expected {check}\n"
+            f"stdout:\n{proc.stdout[-3000:]}\nstderr:\n{proc.stderr[-3000:]}")
+    return proc
+
+
+class Result:
+    def __init__(self, returncode, stdout, stderr):
+        self.returncode, self.stdout, self.stderr = returncode, stdout, stderr
+
+
+def inproc(name, *args):
+    """Call scripts/NAME's main(argv) in this process (faster than a subprocess for error checks)."""
+    import contextlib
+    import importlib
+    import io
+    mod = importlib.import_module(name[:-3] if name.endswith(".py") else name)
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            rc = mod.main([str(a) for a in args])
+        except SystemExit as e:
+            rc = e.code if isinstance(e.code, int) else 1
+    return Result(rc, out.getvalue(), err.getvalue())
+
+
+def run_wormsim(wormsim, out, *sets, config=DEFAULT_CONFIG, check=0):
+    cmd = [wormsim, "run", config, "--out", str(out), "--quiet", "--set", "output.host_timing=false"]
+    for s in sets:
+        cmd += ["--set", s]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    if check is not None:
+        assert proc.returncode == check, f"{cmd}: exit {proc.returncode}\n{proc.stderr[-2000:]}"
+    return proc
+
+
+def read_csv_rows(path):
+    with open(path, newline="", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+def write_spec(path, text):
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+    return str(path)
+
+
+# A small, fast sweep: 2 sizes x 2 lengths x 3 variants = 12 points, of which the 4 "bad"
+# ones fail (unknown algorithm) so failure rows are part of every comparison.
+SMALL_SPEC = f"""
+base: {DEFAULT_CONFIG}
+output: OUT
+zip:
+  tag.variant:        [eye, binomial, bad]
+  schedule.algorithm: [eye, binomial, no-such-algorithm]
+grid:
+  network.dims: [[4, 4], [8, 8]]
+  schedule.flits: [4, 16]
+"""
+
+
+@pytest.fixture(scope="session")
+def small_sweep(tmp_path_factory, wormsim):
+    """The small sweep run once on the embedded LocalCluster: (spec path, output folder, process)."""
+    d = tmp_path_factory.mktemp("small_sweep")
+    spec = write_spec(d / "small.yaml", SMALL_SPEC.replace("OUT", str(d / "out")))
+    proc = script("sweep.py", spec, "--workers", "2", "--wormsim", wormsim, timeout=300)
+    return spec, str(d / "out"), proc
