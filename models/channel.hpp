@@ -74,6 +74,8 @@ class CreditCounter {
   }
   // Slots the downstream FIFO may be holding (sent and not yet credited back).
   uint16_t outstanding() const { return static_cast<uint16_t>(cap_ - credits_); }
+  // Slots that should hold flits downstream now: sent, and not freed (even by a credit still in flight).
+  int occupied_downstream() const { return cap_ - credits_ - pending_; }
   uint16_t capacity() const { return cap_; }
 
  private:

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
+#include <cstdlib>
 #include <csignal>
 #include <unordered_map>
 
@@ -140,6 +142,9 @@ void Network::tick() {
   for (TrafficSource* src : sources_) src->after_interfaces(*this, now);
   ctx_.injected_now.clear();
 
+#ifdef WORMSIM_CHECKED
+  check_invariants(now);
+#endif
   if (ctx_.flits_moved != moved_at_last_check_) {
     moved_at_last_check_ = ctx_.flits_moved;
     last_progress_ = now;
@@ -206,6 +211,31 @@ void Network::trace_signals(sc_core::sc_trace_file* tf) const {
   }
   for (const auto& r : routers_)
     sc_core::sc_trace(tf, r->buffered_ref(), "router_" + std::to_string(r->node()) + "_buffered_flits");
+}
+
+// Checked builds (-DWORMSIM_CHECKED=ON): a broken invariant is a simulator bug,
+// so it stops the process at the cycle it happened, with what broke.
+void Network::check_invariants(uint64_t now) const {
+  const char* broken = nullptr;
+  if (ctx_.flits_ejected > ctx_.flits_injected) broken = "more flits ejected than injected";
+  else if (!buffers_consistent()) broken = "a buffer exceeds its capacity or buffered flits do not add up";
+  else if (!credits_consistent()) broken = "credits do not balance with the flits in downstream buffers";
+  if (!broken) return;
+  std::fprintf(stderr, "wormsim: invariant broken at cycle %llu: %s\n", static_cast<unsigned long long>(now), broken);
+  std::abort();
+}
+
+// For every link VC: the credits the upstream router is missing equal the flits
+// in the downstream buffer plus the credits still on their way back.
+bool Network::credits_consistent() const {
+  for (int l = 0; l < topo_.num_links(); ++l) {
+    const Router& up = *routers_[topo_.link_src(l)];
+    const Router& down = *routers_[topo_.link_dst(l)];
+    for (int vc = 0; vc < params_.vcs; ++vc)
+      if (up.credits_outstanding(topo_.link_port(l), vc) != down.buffered_in(topo_.link_input_port(l), vc))
+        return false;
+  }
+  return true;
 }
 
 bool Network::buffers_consistent() const {

@@ -69,6 +69,8 @@ class Network : public sc_core::sc_module {
   const std::vector<WaitEdge>& deadlock_cycle() const { return deadlock_; }
   // True when no buffer holds more than its capacity and flit counts add up.
   bool buffers_consistent() const;
+  // Credits missing upstream == flits buffered downstream + credits in flight, on every link VC.
+  bool credits_consistent() const;
 
  private:
   void tick();
@@ -76,6 +78,7 @@ class Network : public sc_core::sc_module {
   void refresh_active_routers();
   void find_wait_cycle(uint64_t now);
   uint64_t next_interface_wake() const;
+  void check_invariants(uint64_t now) const;
 
   const Topology& topo_;
   NetworkParams params_;

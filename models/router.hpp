@@ -70,6 +70,11 @@ class Router : public sc_core::sc_module {
   int buffered() const { return buffered_; }
   const int& buffered_ref() const { return buffered_; }  // for sc_trace
   bool buffers_within_capacity() const;
+  // Flits output VC (port, vc) believes are in the downstream buffer, and flits in input VC (port, vc).
+  int credits_outstanding(int out_port, int vc) const {
+    return out_[out_port * vcs_ + vc].credits.occupied_downstream();
+  }
+  int buffered_in(int in_port, int vc) const { return in_[in_port * vcs_ + vc].q.size(); }
 
  private:
   struct InputVC {

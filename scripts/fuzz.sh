@@ -29,6 +29,6 @@ run_target() {
     -artifact_prefix="$build/crashes/$target-" "$corpus" "$@" >&2
 }
 
-run_target fuzz_schedule_json "$root/configs/schedules" "$root/tests/data/schedules" "$root/tests/data/bad_schedules"
-run_target fuzz_config "$root/configs" "$root/tests/data/bad_configs"
+run_target fuzz_schedule_json "$root/configs/schedules" "$root/tests/data/schedules" "$root/tests/bad_inputs/schedules"
+run_target fuzz_config "$root/configs" "$root/tests/bad_inputs/configs"
 echo "fuzz: no crash in ${seconds}s per target"

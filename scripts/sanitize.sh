@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds wormsim with AddressSanitizer + UndefinedBehaviorSanitizer in build-asan/
+# Builds wormsim with AddressSanitizer + UndefinedBehaviorSanitizer, and with the
+# per-cycle invariant checks (WORMSIM_CHECKED), in build-asan/
 # and runs the unit, generator, simulation and command-line tests under it.
 # Any sanitizer report fails the test that triggered it.
 set -euo pipefail
@@ -9,7 +10,7 @@ build="${WORMSIM_ASAN_DIR:-$root/build-asan}"
 if [ ! -f "$build/build.ninja" ]; then
   # -O1 with line tables: quick to build, readable sanitizer reports.
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O1 -g1" \
-    -DWORMSIM_SANITIZE=ON >&2
+    -DWORMSIM_SANITIZE=ON -DWORMSIM_CHECKED=ON >&2
 fi
 cmake --build "$build" -- -j"$(nproc)" >&2
 # SystemC's kernel keeps objects alive to process exit on purpose; leak checking would only report those.

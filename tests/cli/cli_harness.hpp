@@ -44,6 +44,8 @@ struct Result {
 
 inline fs::path source_dir() { return fs::path(WORMSIM_SOURCE_DIR); }
 inline fs::path data_dir() { return source_dir() / "tests" / "data"; }
+// The hostile-input corpus: configs/ and schedules/, each file with the error text it must produce.
+inline fs::path bad_inputs_dir() { return source_dir() / "tests" / "bad_inputs"; }
 inline fs::path default_config() { return source_dir() / "configs" / "default.yaml"; }
 inline fs::path default_schedule() { return source_dir() / "configs" / "schedules" / "mesh4x4_eye_from_1_1.json"; }
 

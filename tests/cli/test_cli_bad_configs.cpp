@@ -1,4 +1,4 @@
-// Bad configs (tests/data/bad_configs/*.yaml) and bad --set overrides: each must
+// Bad configs (tests/bad_inputs/configs/*.yaml) and bad --set overrides: each must
 // exit with code 1 (not a signal), print nothing on stdout, write no outputs,
 // and say on stderr which file, which key path and what was expected.
 #include <gtest/gtest.h>
@@ -13,14 +13,14 @@ namespace {
 
 struct BadConfig {
   const char* name;                    // test name
-  const char* file;                    // in tests/data/bad_configs ("" for the default config)
+  const char* file;                    // in tests/bad_inputs/configs ("" for the default config)
   std::vector<std::string> extra;      // extra arguments after the config
   std::vector<std::string> expected;   // substrings of stderr; "@" is replaced by the config's path
 };
 
 void PrintTo(const BadConfig& c, std::ostream* os) { *os << c.name; }
 
-fs::path bad_config(const std::string& f) { return data_dir() / "bad_configs" / f; }
+fs::path bad_config(const std::string& f) { return bad_inputs_dir() / "configs" / f; }
 
 std::string expand(std::string s, const std::string& config) {
   for (size_t p; (p = s.find('@')) != std::string::npos;) s.replace(p, 1, config);
@@ -67,7 +67,7 @@ const std::vector<BadConfig>& cases() {
       {"SourceWithFile", "source_with_file.yaml", {},
        {"error: @: schedule (line 5): source, orientation and params go with algorithm, not with file"}},
       {"ScheduleFileDoesNotExist", "schedule_file_missing.yaml", {},
-       {(data_dir() / "bad_configs" / "no_such_schedule.json").string() + ": error: cannot open schedule file"}},
+       {(bad_inputs_dir() / "configs" / "no_such_schedule.json").string() + ": error: cannot open schedule file"}},
       {"ScheduleForAnotherTopology", "schedule_other_topology.yaml", {},
        {default_schedule().string() +
         ": field \"topology\": error: schedule is for mesh 4x4 but the network is mesh 8x8"}},
@@ -119,7 +119,7 @@ INSTANTIATE_TEST_SUITE_P(CliBadConfig, BadConfigTest, ::testing::ValuesIn(cases(
 TEST(CliBadConfig, CorpusFilesAreAllCovered) {
   std::set<std::string> used{"duplicate_key.yaml", "k_port_without_ports.yaml"};
   for (const auto& c : cases()) used.insert(c.file);
-  for (const auto& e : fs::directory_iterator(data_dir() / "bad_configs"))
+  for (const auto& e : fs::directory_iterator(bad_inputs_dir() / "configs"))
     EXPECT_TRUE(used.count(e.path().filename().string())) << e.path() << " is not used by any test";
 }
 

@@ -1,4 +1,4 @@
-// Schedules on the command line: bad schedules (tests/data/bad_schedules/*.json)
+// Schedules on the command line: bad schedules (tests/bad_inputs/schedules/*.json)
 // through `schedule check` and through `run`, and the figures and warnings of
 // `schedule check`.
 #include <gtest/gtest.h>
@@ -16,7 +16,7 @@ using nlohmann::json;
 namespace {
 
 struct BadSchedule {
-  const char* file;                  // in tests/data/bad_schedules
+  const char* file;                  // in tests/bad_inputs/schedules
   std::string network;               // the run config's network block (flow style)
   std::vector<std::string> expected; // stderr has "PATH: <first>" and the others anywhere
 };
@@ -83,7 +83,7 @@ const std::vector<BadSchedule>& cases() {
   return v;
 }
 
-fs::path bad_schedule(const std::string& f) { return data_dir() / "bad_schedules" / f; }
+fs::path bad_schedule(const std::string& f) { return bad_inputs_dir() / "schedules" / f; }
 
 class BadScheduleTest : public ::testing::TestWithParam<BadSchedule> {};
 
@@ -144,7 +144,7 @@ INSTANTIATE_TEST_SUITE_P(CliBadSchedule, BadScheduleTest, ::testing::ValuesIn(ca
 TEST(CliBadSchedule, CorpusFilesAreAllCovered) {
   std::set<std::string> used;
   for (const auto& c : cases()) used.insert(c.file);
-  for (const auto& e : fs::directory_iterator(data_dir() / "bad_schedules"))
+  for (const auto& e : fs::directory_iterator(bad_inputs_dir() / "schedules"))
     EXPECT_TRUE(used.count(e.path().filename().string())) << e.path() << " is not used by any test";
 }
 
