@@ -41,10 +41,11 @@ void Router::build_arena(uint16_t depth) {
     off += align8(bytes);
     return at;
   };
-  const size_t flits_at = take(sizeof(Flit) * n_in_vc_ * depth);
-  const size_t credits_at = take(sizeof(uint64_t) * credit_vcs * depth);
+  // Hottest first: the VC states are read on every step, the buffers only when flits move.
   const size_t in_at = take(sizeof(InputVC) * n_in_vc_);
   const size_t out_at = take(sizeof(OutputVC) * n_out_vc_);
+  const size_t flits_at = take(sizeof(Flit) * n_in_vc_ * depth);
+  const size_t credits_at = take(sizeof(uint64_t) * credit_vcs * depth);
   const size_t out_link_at = take(sizeof(OutputLink) * link_ports_);
   const size_t in_link_at = take(sizeof(InputLink) * link_ports_);
   const size_t in_rr_at = take(in_ports_);

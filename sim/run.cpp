@@ -210,7 +210,10 @@ int run_command(const RunOptions& opts) {
               << " links; this one has " << topo.num_links() << "); use perfetto\n";
     return kExitInputError;
   }
-  Network net("network", topo, np);
+  // Deliberately never destroyed: SystemC removes modules one by one, which is
+  // quadratic in their number (seconds for 64k modules), and the process exits
+  // as soon as the outputs are written (sim/main.cpp).
+  Network& net = *new Network("network", topo, np);
   ScheduleExecutor exec(schedule, net, cfg.mode);
   net.add_traffic(&exec);
   std::unique_ptr<BackgroundTraffic> background;
