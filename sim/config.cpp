@@ -253,32 +253,29 @@ NodeRef read_node_ref(const YAML::Node& n, const std::string& path, const Reader
   return ref;
 }
 
-double probability(const YAML::Node& n, const std::string& path, const Reader& r, bool zero_ok) {
-  double v = 0;
+// A floating-point scalar; `expected` describes the allowed values in the error.
+double number(const YAML::Node& n, const std::string& path, const Reader& r, const std::string& expected) {
   try {
     if (!n.IsScalar()) throw std::invalid_argument("");
     size_t used = 0;
-    v = std::stod(n.Scalar(), &used);
-    if (used != n.Scalar().size()) throw std::invalid_argument("");
+    const double v = std::stod(n.Scalar(), &used);
+    if (used == n.Scalar().size()) return v;
   } catch (const std::exception&) {
-    r.fail(path, "expected a number", n);
   }
+  r.fail(path, "expected " + expected, n);
+}
+
+double probability(const YAML::Node& n, const std::string& path, const Reader& r, bool zero_ok) {
+  const std::string range = zero_ok ? "[0, 1]" : "(0, 1]";
+  const double v = number(n, path, r, "a number in " + range);
   if (!(v >= 0.0 && v <= 1.0) || (!zero_ok && v == 0.0))
-    r.fail(path, std::string("expected a number in ") + (zero_ok ? "[0, 1]" : "(0, 1]") + ", got " + n.Scalar(), n);
+    r.fail(path, "expected a number in " + range + ", got " + n.Scalar(), n);
   return v;
 }
 
 // A relative weight: any positive number.
 double weight(const YAML::Node& n, const std::string& path, const Reader& r) {
-  double v = 0;
-  try {
-    if (!n.IsScalar()) throw std::invalid_argument("");
-    size_t used = 0;
-    v = std::stod(n.Scalar(), &used);
-    if (used != n.Scalar().size()) throw std::invalid_argument("");
-  } catch (const std::exception&) {
-    r.fail(path, "expected a positive number (a relative weight)", n);
-  }
+  const double v = number(n, path, r, "a positive number (a relative weight)");
   if (!(v > 0.0 && v < 1e12)) r.fail(path, "expected a positive number (a relative weight), got " + n.Scalar(), n);
   return v;
 }

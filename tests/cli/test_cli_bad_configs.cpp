@@ -90,6 +90,22 @@ const std::vector<BadConfig>& cases() {
       {"SetWrongType", "", {"--set", "network.vcs=two"}, {"error: @: network.vcs", "expected an integer, got \"two\""}},
       {"SetSectionToScalar", "", {"--set", "run=5"}, {"error: @: run", "expected a mapping of keys"}},
       {"SetUnknownKey", "", {"--set", "network.colour=red"}, {"error: @: network.colour (from --set): unknown key"}},
+      {"TrafficRateNotANumber", "", {"--set", "traffic={pattern: uniform, rate: abc, cycles: 10}"},
+       {"error: @: traffic.rate (from --set): expected a number in (0, 1]"}},
+      {"TrafficRateZero", "", {"--set", "traffic={pattern: uniform, rate: 0, cycles: 10}"},
+       {"error: @: traffic.rate (from --set): expected a number in (0, 1], got 0"}},
+      {"TrafficUnknownPattern", "", {"--set", "traffic={pattern: zigzag, rate: 0.1, cycles: 10}"},
+       {"error: @: traffic.pattern (from --set): expected uniform, transpose, bit-complement or hotspot, got \"zigzag\""}},
+      {"TrafficHotspotWithUniform", "",
+       {"--set", "traffic={pattern: uniform, rate: 0.1, cycles: 10, hotspot: {nodes: [0], fraction: 0.5}}"},
+       {"error: @: traffic.hotspot (from --set): only meaningful with pattern: hotspot"}},
+      {"TrafficHotspotMissing", "", {"--set", "traffic={pattern: hotspot, rate: 0.1, cycles: 10}"},
+       {"error: @: traffic.hotspot (from --set): missing: pattern hotspot needs hotspot"}},
+      {"TrafficBadWeight", "", {"--set", "traffic={pattern: uniform, rate: 0.1, cycles: 10, flits: {4: -1}}"},
+       {"error: @: traffic.flits.4 (from --set): expected a positive number (a relative weight), got -1"}},
+      {"TrafficTransposeOnNonSquare", "",
+       {"--set", "network.dims=[4,3]", "--set", "schedule=null", "--set", "traffic={pattern: transpose, rate: 0.1, cycles: 10}"},
+       {"error: @: traffic: transpose needs the same radix in every dimension"}},
   };
   return v;
 }
