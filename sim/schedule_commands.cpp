@@ -1,0 +1,226 @@
+#include "sim/schedule_commands.hpp"
+
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "models/node_id.hpp"
+#include "schedules/analysis.hpp"
+#include "schedules/draw_svg.hpp"
+#include "schedules/generators/generators.hpp"
+#include "schedules/schedule_json.hpp"
+#include "schedules/validator.hpp"
+#include "sim/atomic_file.hpp"
+#include "sim/run.hpp"
+
+namespace wormsim {
+
+namespace {
+
+// Turns the command-line options into a topology and generator options.
+// Returns kExitOk or the exit code of the problem it reported.
+int generator_inputs(const GenerateOptions& o, TopologySpec& spec, GeneratorOptions& g) {
+  if (!parse_topology_kind(o.topology, spec.kind)) {
+    std::cerr << "error: --topology: expected mesh, torus, hypercube, line or ring, got \"" << o.topology << "\"\n";
+    return kExitUsage;
+  }
+  spec.dims = o.dims;
+  g.orientation = o.orientation;
+  g.flits = o.flits;
+  for (const auto& p : o.params) {
+    const auto eq = p.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      std::cerr << "error: --param " << p << ": expected name=value\n";
+      return kExitUsage;
+    }
+    g.params[p.substr(0, eq)] = p.substr(eq + 1);
+  }
+  try {
+    const Topology topo(spec);
+    if (o.source == "eye") {
+      g.source_eye = true;
+      return kExitOk;
+    }
+    NodeRef ref;
+    std::string why;
+    if (!parse_node_text(o.source, ref)) {
+      std::cerr << "error: --source: expected a node id, coordinates like 1,2, or eye; got \"" << o.source << "\"\n";
+      return kExitUsage;
+    }
+    g.source = resolve_node(topo, ref, &why);
+    if (g.source < 0) {
+      std::cerr << "error: --source: " << why << "\n";
+      return kExitInputError;
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "error: --dims: " << e.what() << "\n";
+    return kExitInputError;
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+// --- schedule check ---------------------------------------------------------
+
+int schedule_check(const CheckOptions& o) {
+  Schedule s;
+  Diagnostics diag(o.file);
+  PortModel pm;
+  if (!parse_port_model(o.port_model, pm)) {
+    std::cerr << "error: --port-model: expected one-port, all-port or N-port (e.g. 2-port), got \"" << o.port_model << "\"\n";
+    return kExitUsage;
+  }
+  if (load_schedule_file(o.file, s, diag)) validate_schedule(s, s.topology, pm, diag);
+  if (o.strict) diag.promote_warnings();
+  if (!diag.items().empty()) std::cerr << diag.format();
+  if (diag.has_errors()) return kExitInputError;
+  const Topology topo(s.topology);
+  const StaticAnalysis a = analyze_schedule(s, topo);
+  int64_t port_violations = 0;
+  for (const auto& d : diag.items()) port_violations += d.severity == Diagnostic::Severity::Warning;
+  if (o.json) {
+    nlohmann::ordered_json j{{"file", o.file},
+                             {"name", s.name},
+                             {"topology", s.topology.describe()},
+                             {"broadcast", s.broadcast},
+                             {"steps", a.steps},
+                             {"messages", a.messages},
+                             {"tcd", a.tcd},
+                             {"flit_hops", a.flit_hops},
+                             {"max_hops", a.max_hops},
+                             {"mean_hops", a.mean_hops},
+                             {"lower_bound_steps", a.lower_bound_steps},
+                             {"port_model", pm.describe()},
+                             {"port_model_violations", port_violations},
+                             {"step_contention_pairs", a.step_contention_pairs()},
+                             {"step_tcd", a.step_tcd}};
+    nlohmann::ordered_json pairs = nlohmann::ordered_json::array();
+    for (const auto& p : a.contention)
+      pairs.push_back({{"step", p.step + 1},
+                       {"first", p.first + 1},
+                       {"second", p.second + 1},
+                       {"link", topo.node_name(topo.link_src(p.link)) + "->" + topo.node_name(topo.link_dst(p.link))}});
+    j["contention"] = pairs;
+    std::cout << j.dump(2) << "\n";
+    return kExitOk;
+  }
+  std::cout << o.file << ": " << (s.name.empty() ? "(unnamed)" : s.name) << " on " << s.topology.describe() << "\n"
+            << "steps:                 " << a.steps;
+  if (a.lower_bound_steps) std::cout << " (lower bound for a one-port broadcast: " << a.lower_bound_steps << ")";
+  std::cout << "\nmessages:              " << a.messages << "\n"
+            << "TCD:                   " << a.tcd << " hops\n"
+            << "hops per message:      max " << a.max_hops << ", mean " << a.mean_hops << "\n"
+            << "port-model violations: " << port_violations << " (" << pm.describe() << ")\n"
+            << "step contention:       " << a.step_contention_pairs() << " pair(s) of same-step messages share a link\n";
+  for (size_t i = 0; i < a.contention.size() && i < 20; ++i) {
+    const auto& p = a.contention[i];
+    std::cout << "  step " << p.step + 1 << ": messages " << p.first + 1 << " and " << p.second + 1 << " share "
+              << topo.node_name(topo.link_src(p.link)) << "->" << topo.node_name(topo.link_dst(p.link)) << "\n";
+  }
+  return kExitOk;
+}
+
+// --- schedule generate ------------------------------------------------------
+
+int schedule_generate(const GenerateOptions& o) {
+  TopologySpec spec;
+  GeneratorOptions g;
+  if (const int code = generator_inputs(o, spec, g)) return code;
+  try {
+    const Schedule s = generate_schedule(o.algorithm, spec, g);
+    const std::string text = schedule_to_json(s);
+    if (o.output.empty() || o.output == "-") std::cout << text;
+    else write_file_atomically(o.output, text);
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return kExitInputError;
+  }
+  return kExitOk;
+}
+
+// --- schedule survey --------------------------------------------------------
+
+// Static figures of one algorithm from every source (or the sources listed), in one process.
+int schedule_survey(const GenerateOptions& o, const std::vector<std::string>& sources, bool json) {
+  TopologySpec spec;
+  GeneratorOptions g;
+  GenerateOptions base = o;
+  base.source = "0";
+  if (const int code = generator_inputs(base, spec, g)) return code;
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  try {
+    const Topology topo(spec);
+    std::vector<int> ids;
+    for (const auto& text : sources) {
+      NodeRef ref;
+      std::string why;
+      const int id = parse_node_text(text, ref) ? resolve_node(topo, ref, &why) : -1;
+      if (id < 0) {
+        std::cerr << "error: --sources: \"" << text << "\": " << (why.empty() ? "not a node" : why) << "\n";
+        return kExitInputError;
+      }
+      ids.push_back(id);
+    }
+    if (ids.empty())
+      for (int n = 0; n < topo.num_nodes(); ++n) ids.push_back(n);
+    if (!json) std::cout << "source\tid\tsteps\tmessages\ttcd\tstep_contention_pairs\n";
+    for (int id : ids) {
+      g.source = id;
+      const Schedule s = generate_schedule(o.algorithm, spec, g);
+      const StaticAnalysis a = analyze_schedule(s, topo);
+      if (json)
+        rows.push_back({{"source", topo.node_name(id)}, {"id", id}, {"steps", a.steps}, {"messages", a.messages},
+                        {"tcd", a.tcd}, {"step_contention_pairs", a.step_contention_pairs()}});
+      else
+        std::cout << topo.node_name(id) << '\t' << id << '\t' << a.steps << '\t' << a.messages << '\t' << a.tcd
+                  << '\t' << a.step_contention_pairs() << '\n';
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return kExitInputError;
+  }
+  if (json)
+    std::cout << nlohmann::ordered_json{{"algorithm", o.algorithm},
+                                        {"topology", spec.describe()},
+                                        {"orientation", o.orientation},
+                                        {"params", o.params},
+                                        {"sources", rows}}
+                     .dump(1)
+              << "\n";
+  return kExitOk;
+}
+
+// --- schedule draw ----------------------------------------------------------
+
+int schedule_draw(const DrawOptions& o) {
+  Schedule s;
+  Diagnostics diag(o.file);
+  if (!load_schedule_file(o.file, s, diag)) {
+    std::cerr << diag.format();
+    return kExitInputError;
+  }
+  SvgOptions svg;
+  svg.cell = o.cell;
+  svg.label_nodes = !o.no_labels;
+  svg.label_steps = !o.no_labels;
+  svg.legend = !o.no_legend;
+  svg.slices_per_row = o.slices_per_row;
+  svg.title = o.title;
+  try {
+    const Topology topo(s.topology);
+    write_file_atomically(o.output, schedule_to_svg(s, topo, svg));
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << o.file << ": " << e.what() << "\n";
+    return kExitInputError;
+  }
+  return kExitOk;
+}
+
+std::string algorithm_list() {
+  std::ostringstream os;
+  for (const auto& g : generator_registry()) os << "  " << g.name << ": " << g.summary << "\n";
+  return os.str();
+}
+
+}  // namespace wormsim
