@@ -406,6 +406,15 @@ Shape shape_from_hops(const std::vector<Hop>& hops, double node_r) {
   return sh;
 }
 
+// The shape of a message whose hops a layout draws one by one (grid layouts):
+// each link gets its lane, `hop_of` places it, the hops are joined.
+template <class HopOf>
+Shape shape_along_route(const Route& route, LinkLanes& lanes, double node_r, HopOf hop_of) {
+  std::vector<Hop> hops;
+  for (int link : route.links) hops.push_back(hop_of(link, lanes.next(link)));
+  return shape_from_hops(hops, node_r);
+}
+
 // Picks, for each step number, the first candidate spot not covered by an earlier
 // badge, else the spot that overlaps least. A spatial hash keeps this linear.
 class LabelPlacer {
@@ -523,9 +532,7 @@ class GridLayout : public Layout {
   }
 
   Shape shape(const DrawnMessage& m) override {
-    std::vector<Hop> hops;
-    for (int link : m.route.links) hops.push_back(hop(link, lanes_.next(link)));
-    return shape_from_hops(hops, opt_.node_radius);
+    return shape_along_route(m.route, lanes_, opt_.node_radius, [this](int link, double lane) { return hop(link, lane); });
   }
 
   std::vector<Note> notes() const override {
@@ -640,9 +647,7 @@ class CubeLayout : public Layout {
   }
 
   Shape shape(const DrawnMessage& m) override {
-    std::vector<Hop> hops;
-    for (int link : m.route.links) hops.push_back(hop(link, lanes_.next(link)));
-    return shape_from_hops(hops, opt_.node_radius);
+    return shape_along_route(m.route, lanes_, opt_.node_radius, [this](int link, double lane) { return hop(link, lane); });
   }
 
   std::vector<Note> notes() const override {

@@ -13,6 +13,7 @@
 
 #include "schedules/analysis.hpp"
 #include "schedules/generators/generators.hpp"
+#include "generation_error.hpp"
 #include "schedules/generators/hypercube_constructions.hpp"
 
 namespace wormsim {
@@ -414,50 +415,40 @@ TEST(HypercubeTotalExchange, Table1CountsAndFullLinkUse) {
 
 // ---- bad options -------------------------------------------------------------
 
-// Runs the generator and returns the GeneratorError message ("" if none was thrown).
-std::string error_of(const std::string& algorithm, const TopologySpec& topo, const GeneratorOptions& o) {
-  try {
-    generate_schedule(algorithm, topo, o);
-  } catch (const GeneratorError& e) {
-    return e.what();
-  }
-  return "";
-}
-
 TEST(HypercubeOptions, BadInputsNameTheOption) {
   const std::vector<std::string> all = {"hypercube-binomial", "multinode-broadcast", "scatter", "total-exchange"};
   for (const auto& alg : all) {
     SCOPED_TRACE(alg);
     GeneratorOptions o;
-    EXPECT_NE(error_of(alg, TopologySpec{TopologyKind::Mesh, {4, 4}}, o).find("topology: " + alg + " expects a hypercube, got mesh 4x4"),
+    EXPECT_NE(generation_error(alg, TopologySpec{TopologyKind::Mesh, {4, 4}}, o).find("topology: " + alg + " expects a hypercube, got mesh 4x4"),
               std::string::npos);
-    EXPECT_NE(error_of(alg, TopologySpec{TopologyKind::Torus, {8}}, o).find("expects a hypercube"), std::string::npos);
+    EXPECT_NE(generation_error(alg, TopologySpec{TopologyKind::Torus, {8}}, o).find("expects a hypercube"), std::string::npos);
     o.params["variant"] = "x";
-    EXPECT_NE(error_of(alg, cube(3), o).find("params: unknown key \"variant\""), std::string::npos);
+    EXPECT_NE(generation_error(alg, cube(3), o).find("params: unknown key \"variant\""), std::string::npos);
     o = GeneratorOptions{};
     o.source_eye = true;
-    EXPECT_NE(error_of(alg, cube(3), o).find("source: \"eye\""), std::string::npos);
+    EXPECT_NE(generation_error(alg, cube(3), o).find("source: \"eye\""), std::string::npos);
     o = GeneratorOptions{};
     o.orientation = "best";
-    EXPECT_NE(error_of(alg, cube(3), o).find("orientation: \"best\""), std::string::npos);
+    EXPECT_NE(generation_error(alg, cube(3), o).find("orientation: \"best\""), std::string::npos);
     o = GeneratorOptions{};
     o.flits = 0;
-    EXPECT_NE(error_of(alg, cube(3), o).find("flits: expected a positive"), std::string::npos);
+    EXPECT_NE(generation_error(alg, cube(3), o).find("flits: expected a positive"), std::string::npos);
   }
   for (const std::string alg : {"hypercube-binomial", "scatter"}) {
     GeneratorOptions o;
     o.source = 16;
-    EXPECT_EQ(error_of(alg, cube(4), o), "source: 16 is not a node of the hypercube d=4 (expected 0..15)");
+    EXPECT_EQ(generation_error(alg, cube(4), o), "source: 16 is not a node of the hypercube d=4 (expected 0..15)");
     o.source = -1;
-    EXPECT_NE(error_of(alg, cube(4), o).find("source: -1 is not a node"), std::string::npos);
+    EXPECT_NE(generation_error(alg, cube(4), o).find("source: -1 is not a node"), std::string::npos);
   }
   for (const std::string alg : {"multinode-broadcast", "total-exchange"}) {
     GeneratorOptions o;
     o.source = 3;
-    EXPECT_NE(error_of(alg, cube(4), o).find("source: " + alg + " starts from every node"), std::string::npos);
+    EXPECT_NE(generation_error(alg, cube(4), o).find("source: " + alg + " starts from every node"), std::string::npos);
   }
   // Too large to hold: the message names the topology and the bound.
-  EXPECT_NE(error_of("total-exchange", cube(12), GeneratorOptions{}).find("topology: total-exchange on the hypercube d=12 needs 100663296 messages"),
+  EXPECT_NE(generation_error("total-exchange", cube(12), GeneratorOptions{}).find("topology: total-exchange on the hypercube d=12 needs 100663296 messages"),
             std::string::npos);
 }
 

@@ -11,6 +11,7 @@
 
 #include "schedules/analysis.hpp"
 #include "schedules/generators/generators.hpp"
+#include "generation_error.hpp"
 #include "schedules/generators/line_broadcast_schemes.hpp"
 
 namespace wormsim {
@@ -235,39 +236,30 @@ TEST(LineTorus, ValidFromAnySource) {
 
 // ---- bad options -------------------------------------------------------------
 
-std::string error_of(const std::string& algorithm, const TopologySpec& topo, const GeneratorOptions& o) {
-  try {
-    generate_schedule(algorithm, topo, o);
-  } catch (const GeneratorError& e) {
-    return e.what();
-  }
-  return "";
-}
-
 TEST(LineOptions, BadInputsNameTheOption) {
   const GeneratorOptions none;
-  EXPECT_EQ(error_of("line-cycle", ring(12), none),
+  EXPECT_EQ(generation_error("line-cycle", ring(12), none),
             "topology: line-cycle expects a ring of 2^k nodes, k >= 1 (torus with one dimension), got torus 12");
-  EXPECT_NE(error_of("line-cycle", TopologySpec{TopologyKind::Mesh, {8}}, none).find("expects a ring"), std::string::npos);
-  EXPECT_NE(error_of("line-cycle", TopologySpec{TopologyKind::Hypercube, {3}}, none).find("got hypercube d=3"),
+  EXPECT_NE(generation_error("line-cycle", TopologySpec{TopologyKind::Mesh, {8}}, none).find("expects a ring"), std::string::npos);
+  EXPECT_NE(generation_error("line-cycle", TopologySpec{TopologyKind::Hypercube, {3}}, none).find("got hypercube d=3"),
             std::string::npos);
-  EXPECT_NE(error_of("line-cycle", torus(4), none).find("expects a ring"), std::string::npos);
-  EXPECT_NE(error_of("line-cycle", ring(1), none).find("expects a ring"), std::string::npos);
-  EXPECT_EQ(error_of("line-torus", TopologySpec{TopologyKind::Torus, {4, 8}}, none),
+  EXPECT_NE(generation_error("line-cycle", torus(4), none).find("expects a ring"), std::string::npos);
+  EXPECT_NE(generation_error("line-cycle", ring(1), none).find("expects a ring"), std::string::npos);
+  EXPECT_EQ(generation_error("line-torus", TopologySpec{TopologyKind::Torus, {4, 8}}, none),
             "topology: line-torus expects a square 2^k x 2^k torus, k >= 1, got torus 4x8");
-  EXPECT_NE(error_of("line-torus", torus(6), none).find("expects a square 2^k x 2^k torus"), std::string::npos);
-  EXPECT_NE(error_of("line-torus", TopologySpec{TopologyKind::Mesh, {4, 4}}, none).find("got mesh 4x4"),
+  EXPECT_NE(generation_error("line-torus", torus(6), none).find("expects a square 2^k x 2^k torus"), std::string::npos);
+  EXPECT_NE(generation_error("line-torus", TopologySpec{TopologyKind::Mesh, {4, 4}}, none).find("got mesh 4x4"),
             std::string::npos);
-  EXPECT_NE(error_of("line-torus", TopologySpec{TopologyKind::Torus, {4, 4, 4}}, none).find("got torus 4x4x4"),
+  EXPECT_NE(generation_error("line-torus", TopologySpec{TopologyKind::Torus, {4, 4, 4}}, none).find("got torus 4x4x4"),
             std::string::npos);
   GeneratorOptions o;
   o.source = 16;
-  EXPECT_EQ(error_of("line-cycle", ring(16), o), "source: 16 is not a node of the torus 16 (expected 0..15)");
-  EXPECT_EQ(error_of("line-torus", torus(4), o), "source: 16 is not a node of the torus 4x4 (expected 0..15)");
+  EXPECT_EQ(generation_error("line-cycle", ring(16), o), "source: 16 is not a node of the torus 16 (expected 0..15)");
+  EXPECT_EQ(generation_error("line-torus", torus(4), o), "source: 16 is not a node of the torus 4x4 (expected 0..15)");
   o = GeneratorOptions{};
   o.params["variant"] = "fast";
-  EXPECT_EQ(error_of("line-torus", torus(4), o), "params: unknown key \"variant\" (line-torus takes no params)");
-  EXPECT_EQ(error_of("line-cycle", ring(4), o), "params: unknown key \"variant\" (line-cycle takes no params)");
+  EXPECT_EQ(generation_error("line-torus", torus(4), o), "params: unknown key \"variant\" (line-torus takes no params)");
+  EXPECT_EQ(generation_error("line-cycle", ring(4), o), "params: unknown key \"variant\" (line-cycle takes no params)");
 }
 
 }  // namespace
