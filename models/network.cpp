@@ -39,22 +39,21 @@ Network::Network(sc_core::sc_module_name name, const Topology& topo, const Netwo
   const int n = topo.num_nodes();
   const int inj = params.ports.injection_channels(topo);
   const int ej = params.ports.ejection_channels(topo);
-  routers_.reserve(n);
-  nis_.reserve(n);
+  routers_.reserve(n, Router::arena_bytes(topo.num_ports(), inj, ej, params.vcs, params.buffer_flits));
+  nis_.reserve(n, NetworkInterface::arena_bytes(inj, params.buffer_flits));
   for (int node = 0; node < n; ++node) {
     const std::string id = std::to_string(node);
-    routers_.push_back(std::make_unique<Router>(("router_" + id).c_str(), node, topo.num_ports(), inj, ej, &ctx_));
-    nis_.push_back(std::make_unique<NetworkInterface>(("ni_" + id).c_str(), node, inj, routers_.back().get(),
-                                                      topo.num_ports(), &ctx_));
-    routers_.back()->connect_interface(nis_.back().get());
+    Router* r = routers_.emplace(("router_" + id).c_str(), node, topo.num_ports(), inj, ej, &ctx_);
+    r->connect_interface(nis_.emplace(("ni_" + id).c_str(), node, inj, r, topo.num_ports(), &ctx_));
   }
   for (int l = 0; l < topo.num_links(); ++l) {
-    Router* src = routers_[topo.link_src(l)].get();
-    Router* dst = routers_[topo.link_dst(l)].get();
+    Router* src = routers_[topo.link_src(l)];
+    Router* dst = routers_[topo.link_dst(l)];
     src->connect_output(topo.link_port(l), dst, topo.link_input_port(l), l);
     dst->connect_input(topo.link_input_port(l), src, topo.link_port(l));
   }
   ni_wake_.assign(n, kNever);
+  active_bits_.assign((static_cast<size_t>(n) + 63) / 64, 0);
   SC_METHOD(tick);
 }
 
@@ -76,7 +75,7 @@ uint32_t Network::add_message(int src, int dst, const Route& route, uint32_t fli
 void Network::release(uint32_t msg, uint64_t when) {
   MessageRecord& m = ctx_.msgs[msg];
   m.release = when;
-  NetworkInterface* ni = nis_[m.src].get();
+  NetworkInterface* ni = nis_[m.src];
   ni->submit(msg);
   ni_wake_[m.src] = std::min(ni_wake_[m.src], when + ctx_.timing.startup);
   if (!ni->active) {
@@ -85,17 +84,32 @@ void Network::release(uint32_t msg, uint64_t when) {
   }
 }
 
-void Network::refresh_active_routers() {
-  auto& act = ctx_.active_routers;
-  act.erase(std::remove_if(act.begin(), act.end(),
-                           [](Router* r) {
-                             if (r->holds_flits()) return false;
-                             r->set_active(false);
-                             return true;
-                           }),
-            act.end());
-  // Routers woken this cycle were not in the list (accept() only wakes inactive ones).
-  act.insert(act.end(), ctx_.woken_routers.begin(), ctx_.woken_routers.end());
+// Routers are stepped in node order, not in the order they woke: neighbours sit
+// next to each other in memory, so a busy region is walked almost sequentially.
+void Network::step_routers(uint64_t now) {
+  for (size_t w = 0; w < active_bits_.size(); ++w) {
+    uint64_t bits = active_bits_[w];
+    while (bits) {
+      const int bit = __builtin_ctzll(bits);
+      bits &= bits - 1;
+      Router* r = routers_[w * 64 + static_cast<size_t>(bit)];
+      r->step(now);
+      if (r->holds_flits()) continue;
+      r->set_active(false);
+      active_bits_[w] &= ~(uint64_t{1} << bit);
+      --active_count_;
+    }
+  }
+  add_woken_routers();
+}
+
+// Routers that received their first flit this cycle are stepped from the next one.
+void Network::add_woken_routers() {
+  for (Router* r : ctx_.woken_routers) {
+    const auto node = static_cast<size_t>(r->node());
+    active_bits_[node / 64] |= uint64_t{1} << (node % 64);
+    ++active_count_;
+  }
   ctx_.woken_routers.clear();
 }
 
@@ -111,10 +125,7 @@ void Network::step_interfaces(uint64_t now) {
                                      return true;
                                    }),
                     active_nis_.end());
-  // Routers that received their first flit from an interface are stepped from the next cycle.
-  auto& act = ctx_.active_routers;
-  act.insert(act.end(), ctx_.woken_routers.begin(), ctx_.woken_routers.end());
-  ctx_.woken_routers.clear();
+  add_woken_routers();
 }
 
 uint64_t Network::next_interface_wake() const {
@@ -134,8 +145,7 @@ void Network::tick() {
     return;
   }
   ++cycles_stepped_;
-  for (Router* r : ctx_.active_routers) r->step(now);
-  refresh_active_routers();
+  step_routers(now);
   for (TrafficSource* src : sources_) src->after_routers(*this, now);
   ctx_.delivered_now.clear();
   step_interfaces(now);
@@ -155,7 +165,7 @@ void Network::tick() {
     status_ = RunStatus::Deadlock;
     return;
   }
-  uint64_t next = ctx_.active_routers.empty() ? next_interface_wake() : now + 1;
+  uint64_t next = active_count_ == 0 ? next_interface_wake() : now + 1;
   bool finished = true;
   for (TrafficSource* src : sources_) {
     next = std::min(next, std::max(now + 1, src->next_event()));
@@ -179,8 +189,9 @@ void Network::tick() {
 void Network::find_wait_cycle(uint64_t now) {
   std::unordered_map<uint32_t, WaitEdge> waits;
   std::vector<uint32_t> order;
-  for (Router* r : ctx_.active_routers)
-    for (const auto& w : r->waiting_heads(now)) {
+  for (size_t i = 0; i < routers_.size(); ++i)
+    for (const auto& w : routers_[i]->waiting_heads(now)) {
+      const Router* r = routers_[i];
       if (waits.count(w.msg)) continue;
       waits.emplace(w.msg, WaitEdge{r->node(), w.in_port, w.vc, w.msg, w.blocker, w.out_port});
       order.push_back(w.msg);
@@ -209,8 +220,10 @@ void Network::trace_signals(sc_core::sc_trace_file* tf) const {
                              "_flits";
     sc_core::sc_trace(tf, ctx_.link_busy[l], name);
   }
-  for (const auto& r : routers_)
+  for (size_t i = 0; i < routers_.size(); ++i) {
+    const Router* r = routers_[i];
     sc_core::sc_trace(tf, r->buffered_ref(), "router_" + std::to_string(r->node()) + "_buffered_flits");
+  }
 }
 
 // Checked builds (-DWORMSIM_CHECKED=ON): a broken invariant is a simulator bug,
@@ -240,7 +253,8 @@ bool Network::credits_consistent() const {
 
 bool Network::buffers_consistent() const {
   uint64_t buffered = 0;
-  for (const auto& r : routers_) {
+  for (size_t i = 0; i < routers_.size(); ++i) {
+    const Router* r = routers_[i];
     if (!r->buffers_within_capacity()) return false;
     buffered += static_cast<uint64_t>(r->buffered());
   }

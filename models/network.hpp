@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "models/module_pool.hpp"
 #include "models/network_interface.hpp"
 #include "models/router.hpp"
 #include "models/routing.hpp"
@@ -75,7 +76,8 @@ class Network : public sc_core::sc_module {
  private:
   void tick();
   void step_interfaces(uint64_t now);
-  void refresh_active_routers();
+  void step_routers(uint64_t now);
+  void add_woken_routers();
   void find_wait_cycle(uint64_t now);
   uint64_t next_interface_wake() const;
   void check_invariants(uint64_t now) const;
@@ -83,9 +85,12 @@ class Network : public sc_core::sc_module {
   const Topology& topo_;
   NetworkParams params_;
   SimContext ctx_;
-  std::vector<std::unique_ptr<Router>> routers_;
-  std::vector<std::unique_ptr<NetworkInterface>> nis_;
+  // Routers and interfaces in node order, each pool one allocation (models/module_pool.hpp).
+  ModulePool<Router> routers_;
+  ModulePool<NetworkInterface> nis_;
   std::vector<uint64_t> ni_wake_;
+  std::vector<uint64_t> active_bits_;  // routers holding flits, one bit per node
+  size_t active_count_ = 0;
   std::vector<NetworkInterface*> active_nis_;
   std::vector<TrafficSource*> sources_;
   RunStatus status_ = RunStatus::Running;

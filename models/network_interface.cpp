@@ -7,33 +7,44 @@
 namespace wormsim {
 
 NetworkInterface::NetworkInterface(sc_core::sc_module_name name, int node, int channels, Router* router,
-                                   int first_injection_port, SimContext* ctx)
-    : sc_core::sc_module(name), node_(node), router_(router), first_port_(first_injection_port), ctx_(ctx) {
+                                   int first_injection_port, SimContext* ctx, std::byte* arena)
+    : sc_core::sc_module(name),
+      node_(node),
+      router_(router),
+      first_port_(first_injection_port),
+      ctx_(ctx),
+      channels_(channels) {
   const uint16_t depth = static_cast<uint16_t>(ctx->buffer_flits);
-  ch_.resize(channels);
-  credit_store_.resize(static_cast<size_t>(channels) * depth);
-  for (int c = 0; c < channels; ++c) ch_[c].credits.bind(credit_store_.data() + c * depth, depth);
-  claimed_.assign(channels, 0);
+  // Layout: channel states, credit rings, claimed flags (see arena_bytes).
+  ch_ = new (arena) Channel[channels];
+  auto* credits = reinterpret_cast<uint64_t*>(arena + sizeof(Channel) * channels);
+  for (int c = 0; c < channels; ++c) ch_[c].credits.bind(credits + static_cast<size_t>(c) * depth, depth);
+  claimed_ = reinterpret_cast<char*>(credits + static_cast<size_t>(channels) * depth);
+}
+
+size_t NetworkInterface::arena_bytes(int channels, int buffer_flits) {
+  const auto n = static_cast<size_t>(channels);
+  return sizeof(Channel) * n + sizeof(uint64_t) * n * static_cast<size_t>(buffer_flits) + n;
 }
 
 void NetworkInterface::submit(uint32_t msg) { queue_.push_back(msg); }
 
 bool NetworkInterface::busy() const {
   if (!queue_.empty()) return true;
-  for (const auto& c : ch_)
-    if (c.msg != kNoMessage) return true;
+  for (int c = 0; c < channels_; ++c)
+    if (ch_[c].msg != kNoMessage) return true;
   return false;
 }
 
 // The channel a message may start on now, or -1. `claimed` marks channels that an
 // earlier waiting message is entitled to first.
-int NetworkInterface::usable_channel(uint32_t msg, const std::vector<char>& claimed) const {
+int NetworkInterface::usable_channel(uint32_t msg, const char* claimed) const {
   if (ctx_->ports.kind == PortKind::AllPort) {
     const int c = ctx_->msgs[msg].inj_channel;
     return (ch_[c].msg == kNoMessage && !claimed[c]) ? c : -1;
   }
-  for (size_t c = 0; c < ch_.size(); ++c)
-    if (ch_[c].msg == kNoMessage && !claimed[c]) return static_cast<int>(c);
+  for (int c = 0; c < channels_; ++c)
+    if (ch_[c].msg == kNoMessage && !claimed[c]) return c;
   return -1;
 }
 
@@ -47,12 +58,12 @@ bool NetworkInterface::can_start(uint32_t msg) const {
   }
   // One-port / k-port: a channel must be idle beyond those the queued messages will take.
   size_t idle = 0;
-  for (const auto& c : ch_) idle += c.msg == kNoMessage;
+  for (int c = 0; c < channels_; ++c) idle += ch_[c].msg == kNoMessage;
   return idle > queue_.size();
 }
 
 void NetworkInterface::start_waiting(uint64_t now) {
-  std::fill(claimed_.begin(), claimed_.end(), 0);
+  std::fill(claimed_, claimed_ + channels_, 0);
   const bool per_channel = ctx_->ports.kind == PortKind::AllPort;
   bool blocked = false;  // one-port / k-port: order is kept for the whole node
   size_t keep = 0;
@@ -105,9 +116,9 @@ void NetworkInterface::inject(int c, uint64_t now) {
 uint64_t NetworkInterface::step(uint64_t now) {
   if (!queue_.empty()) start_waiting(now);
   bool busy_channel = false;
-  for (size_t c = 0; c < ch_.size(); ++c) {
+  for (int c = 0; c < channels_; ++c) {
     if (ch_[c].msg == kNoMessage) continue;
-    inject(static_cast<int>(c), now);
+    inject(c, now);
     busy_channel = busy_channel || ch_[c].msg != kNoMessage;
   }
   if (busy_channel) return now + 1;

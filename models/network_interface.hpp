@@ -8,6 +8,7 @@
 
 #include <systemc>
 
+#include <cstddef>
 #include <vector>
 
 #include "models/channel.hpp"
@@ -19,8 +20,11 @@ class Router;
 
 class NetworkInterface : public sc_core::sc_module {
  public:
+  // `arena` is zeroed memory of arena_bytes(...) bytes owned by the caller (the
+  // network's ModulePool); the channel states and credit rings live there.
   NetworkInterface(sc_core::sc_module_name name, int node, int channels, Router* router,
-                   int first_injection_port, SimContext* ctx);
+                   int first_injection_port, SimContext* ctx, std::byte* arena);
+  static size_t arena_bytes(int channels, int buffer_flits);
 
   // A released message (its release time is set) joins the queue.
   void submit(uint32_t msg);
@@ -43,7 +47,7 @@ class NetworkInterface : public sc_core::sc_module {
     uint64_t since = 0;  // cycle the message started on this channel (timeline traces)
     CreditCounter credits;
   };
-  int usable_channel(uint32_t msg, const std::vector<char>& claimed) const;
+  int usable_channel(uint32_t msg, const char* claimed) const;
   void start_waiting(uint64_t now);
   void inject(int ch, uint64_t now);
 
@@ -51,12 +55,12 @@ class NetworkInterface : public sc_core::sc_module {
   Router* router_;
   int first_port_;
   SimContext* ctx_;
-  std::vector<Channel> ch_;
-  std::vector<uint64_t> credit_store_;
+  int channels_;
+  Channel* ch_;     // channels_ (in the arena)
+  char* claimed_;   // channels_, scratch for start_waiting (in the arena)
   // Released messages waiting for a channel, in release order. A vector (not a
   // deque, whose empty state already costs ~600 bytes) that grows only when used.
   std::vector<uint32_t> queue_;
-  std::vector<char> claimed_;  // scratch for start_waiting
 };
 
 }  // namespace wormsim

@@ -15,6 +15,10 @@ namespace wormsim {
 
 enum class PortKind { OnePort, AllPort, KPort };
 
+// A router's input ports (link ports + injection channels) and output ports
+// (link ports + ejection channels) are tracked in 64-bit masks.
+constexpr int kMaxRouterPorts = 64;
+
 struct PortModel {
   PortKind kind = PortKind::OnePort;
   int k = 1;  // channels per direction for k-port

@@ -2,64 +2,92 @@
 
 #include <algorithm>
 #include <new>
+#include <stdexcept>
+#include <string>
 
 #include "models/network_interface.hpp"
 
 namespace wormsim {
 
-Router::Router(sc_core::sc_module_name name, int node, int link_ports, int inj_channels,
-               int ej_channels, SimContext* ctx)
-    : sc_core::sc_module(name),
-      node_(node),
-      link_ports_(link_ports),
-      inj_channels_(inj_channels),
-      ej_channels_(ej_channels),
-      in_ports_(link_ports + inj_channels),
-      out_ports_(link_ports + ej_channels),
-      vcs_(ctx->vcs),
-      ctx_(ctx) {
-  build_arena(static_cast<uint16_t>(ctx->buffer_flits));
-  ctx->scratch.reserve(std::max<int>(in_ports_, static_cast<int>(ctx->scratch.offer.size())),
-                       std::max<int>(out_ports_, static_cast<int>(ctx->scratch.granted.size())),
-                       std::max<int>(n_in_vc_, static_cast<int>(ctx->scratch.moved.size())));
-  scratch_ = &ctx->scratch;
-}
-
 namespace {
 constexpr size_t align8(size_t n) { return (n + 7) & ~size_t{7}; }
+constexpr uint64_t bit(int i) { return uint64_t{1} << i; }
+// Index of the first set bit of `mask` at or after `from`, wrapping around (mask != 0, from < 64).
+int first_set_from(uint64_t mask, int from) {
+  const uint64_t later = mask & (~uint64_t{0} << from);
+  return __builtin_ctzll(later ? later : mask);
+}
 }  // namespace
 
-// Lays out every per-router array in one block: flit buffers, credit rings,
-// input and output VC states, link ends and round-robin pointers.
-void Router::build_arena(uint16_t depth) {
-  n_in_vc_ = in_ports_ * vcs_;
-  n_out_vc_ = link_ports_ * vcs_ + ej_channels_;
-  const int credit_vcs = link_ports_ * vcs_;
+Router::Router(sc_core::sc_module_name name, int node, int link_ports, int inj_channels,
+               int ej_channels, SimContext* ctx, std::byte* arena)
+    : sc_core::sc_module(name),
+      ctx_(ctx),
+      scratch_(&ctx->scratch),
+      vcs_(ctx->vcs),
+      link_ports_(link_ports),
+      in_ports_(link_ports + inj_channels),
+      vc_div_(ctx->vcs),
+      node_(node),
+      inj_channels_(inj_channels),
+      ej_channels_(ej_channels),
+      out_ports_(link_ports + ej_channels) {
+  if (in_ports_ > kMaxRouterPorts || out_ports_ > kMaxRouterPorts)
+    throw std::invalid_argument("router " + std::to_string(node) + ": more than " +
+                                std::to_string(kMaxRouterPorts) + " input or output ports");
+  if (in_ports_ * vcs_ > VcDivider::kMaxDividend)
+    throw std::invalid_argument("router " + std::to_string(node) + ": too many virtual channels");
+  build_arena(arena, static_cast<uint16_t>(ctx->buffer_flits));
+  ctx->scratch.reserve(std::max<int>(in_ports_, static_cast<int>(ctx->scratch.offer.size())),
+                       std::max<int>(out_ports_, static_cast<int>(ctx->scratch.granted.size())));
+}
+
+struct Router::ArenaLayout {
+  size_t in, out, flits, credits, out_link, in_link, rr, total;
+};
+
+// Where each per-router array goes in the arena: VC states first (read on every
+// step), then flit buffers and credit rings (only when flits move), then wiring.
+Router::ArenaLayout Router::layout(int link_ports, int inj_channels, int ej_channels, int vcs, int depth) {
+  const size_t in_ports = static_cast<size_t>(link_ports + inj_channels);
+  const size_t out_ports = static_cast<size_t>(link_ports + ej_channels);
+  const size_t n_in_vc = in_ports * vcs;
+  const size_t n_out_vc = static_cast<size_t>(link_ports) * vcs + ej_channels;
+  const size_t credit_vcs = static_cast<size_t>(link_ports) * vcs;
+  ArenaLayout l{};
   size_t off = 0;
   auto take = [&off](size_t bytes) {
     const size_t at = off;
     off += align8(bytes);
     return at;
   };
-  // Hottest first: the VC states are read on every step, the buffers only when flits move.
-  const size_t in_at = take(sizeof(InputVC) * n_in_vc_);
-  const size_t out_at = take(sizeof(OutputVC) * n_out_vc_);
-  const size_t flits_at = take(sizeof(Flit) * n_in_vc_ * depth);
-  const size_t credits_at = take(sizeof(uint64_t) * credit_vcs * depth);
-  const size_t out_link_at = take(sizeof(OutputLink) * link_ports_);
-  const size_t in_link_at = take(sizeof(InputLink) * link_ports_);
-  const size_t in_rr_at = take(in_ports_);
-  const size_t out_rr_at = take(out_ports_);
-  arena_ = std::make_unique<std::byte[]>(off);  // value-initialised: zeroed
-  std::byte* base = arena_.get();
-  auto* flits = reinterpret_cast<Flit*>(base + flits_at);
-  auto* credits = reinterpret_cast<uint64_t*>(base + credits_at);
-  in_ = new (base + in_at) InputVC[n_in_vc_];
-  out_ = new (base + out_at) OutputVC[n_out_vc_];
-  out_link_ = new (base + out_link_at) OutputLink[link_ports_];
-  in_link_ = new (base + in_link_at) InputLink[link_ports_];
-  in_next_vc_ = reinterpret_cast<uint8_t*>(base + in_rr_at);
-  out_next_in_ = reinterpret_cast<uint8_t*>(base + out_rr_at);
+  l.in = take(sizeof(InputVC) * n_in_vc);
+  l.rr = take(in_ports + out_ports);
+  l.out = take(sizeof(OutputVC) * n_out_vc);
+  l.flits = take(sizeof(Flit) * n_in_vc * depth);
+  l.credits = take(sizeof(uint64_t) * credit_vcs * depth);
+  l.out_link = take(sizeof(OutputLink) * link_ports);
+  l.in_link = take(sizeof(InputLink) * link_ports);
+  l.total = off;
+  return l;
+}
+
+size_t Router::arena_bytes(int link_ports, int inj_channels, int ej_channels, int vcs, int buffer_flits) {
+  return layout(link_ports, inj_channels, ej_channels, vcs, buffer_flits).total;
+}
+
+void Router::build_arena(std::byte* base, uint16_t depth) {
+  const ArenaLayout l = layout(link_ports_, inj_channels_, ej_channels_, vcs_, depth);
+  n_in_vc_ = in_ports_ * vcs_;
+  n_out_vc_ = link_ports_ * vcs_ + ej_channels_;
+  const int credit_vcs = link_ports_ * vcs_;
+  auto* flits = reinterpret_cast<Flit*>(base + l.flits);
+  auto* credits = reinterpret_cast<uint64_t*>(base + l.credits);
+  in_ = new (base + l.in) InputVC[n_in_vc_];
+  out_ = new (base + l.out) OutputVC[n_out_vc_];
+  out_link_ = new (base + l.out_link) OutputLink[link_ports_];
+  in_link_ = new (base + l.in_link) InputLink[link_ports_];
+  rr_ = reinterpret_cast<uint8_t*>(base + l.rr);
   for (int i = 0; i < n_in_vc_; ++i) in_[i].q.bind(flits + static_cast<size_t>(i) * depth, depth);
   for (int i = 0; i < credit_vcs; ++i) out_[i].credits.bind(credits + static_cast<size_t>(i) * depth, depth);
 }
@@ -69,9 +97,14 @@ void Router::connect_output(int port, Router* downstream, int downstream_port, i
 }
 
 void Router::connect_input(int port, Router* upstream, int upstream_port) {
-  in_link_[port] = InputLink{upstream, upstream_port};
+  in_link_[port].upstream = upstream->out_ + upstream_port * vcs_;
 }
 
+// Each phase visits only the input ports that can matter to it, in the order a
+// scan of every port would: switch allocation the ports holding flits
+// (occupied_ports_), VC allocation and stall accounting the ports with a head at
+// the front of a VC (head_ports_). Skipping the others changes nothing but the
+// cost: a worm streaming through a router costs one port visit per cycle.
 void Router::step(uint64_t now) {
   allocate_vcs(now);
   allocate_switch(now);
@@ -80,19 +113,40 @@ void Router::step(uint64_t now) {
 
 // --- VC allocation ----------------------------------------------------------
 
+// Heads at the front of idle input VCs, in round-robin order over input VCs
+// starting at va_next_, each take a free output VC if there is one.
 void Router::allocate_vcs(uint64_t now) {
   const int n = n_in_vc_;
+  const int start = va_next_;
+  const int start_port = in_port_of(start);
   int next = -1;
-  for (int k = 0; k < n; ++k) {
-    int i = va_next_ + k;
-    if (i >= n) i -= n;
+  auto visit = [&](int i) {
     InputVC& iv = in_[i];
-    if (iv.out >= 0 || iv.q.empty()) continue;
+    if (iv.out >= 0 || iv.q.empty()) return;
     const Flit& f = iv.q.front();
-    if (f.ready > now) continue;
+    if (f.ready > now) return;
     if (try_allocate(i, f, now) && next < 0) next = i + 1;
+  };
+  // Ports from start_port on (the first one from start's VC), wrapping, then start_port's first VCs.
+  const uint64_t ports = head_ports_;
+  if (!ports) return;
+  if (ports & bit(start_port)) {
+    const int end = start_port * vcs_ + vcs_of_port(start_port);
+    for (int i = start; i < end; ++i) visit(i);
   }
-  if (next >= 0) va_next_ = next % n;
+  const uint64_t after = start_port + 1 < 64 ? ports & (~uint64_t{0} << (start_port + 1)) : 0;
+  const uint64_t before = ports & (bit(start_port) - 1);
+  for (uint64_t m : {after, before}) {
+    while (m) {
+      const int ip = __builtin_ctzll(m);
+      m &= m - 1;
+      const int first = ip * vcs_;
+      for (int i = first, end = first + vcs_of_port(ip); i < end; ++i) visit(i);
+    }
+  }
+  if (ports & bit(start_port))
+    for (int i = start_port * vcs_; i < start; ++i) visit(i);
+  if (next >= 0) va_next_ = next >= n ? next - n : next;
 }
 
 // Candidate output VCs for a head: [first, last) in out_ order, filtered by dateline class.
@@ -146,48 +200,47 @@ bool Router::can_send(int out_vc, uint64_t now) {
   return is_ejection(out_vc) || out_[out_vc].credits.available(now) > 0;
 }
 
+// Separable, input first: each occupied input port offers one VC (round-robin
+// from rr_[ip]) that holds an output, is ready and has a credit; each requested
+// output grants one input port (round-robin from rr_[in_ports_ + op]).
 void Router::allocate_switch(uint64_t now) {
-  scratch_->requested_outs.clear();
-  for (int ip = 0; ip < in_ports_; ++ip) {
-    scratch_->offer[ip] = -1;
-    scratch_->offer_port[ip] = -1;
-    const int nv = ip < link_ports_ ? vcs_ : 1;
+  RouterScratch& s = *scratch_;
+  uint64_t requested = 0;  // output ports with at least one request
+  for (uint64_t ports = occupied_ports_; ports; ports &= ports - 1) {
+    const int ip = __builtin_ctzll(ports);
+    s.offer[ip] = -1;
+    const int nv = vcs_of_port(ip);
     for (int k = 0; k < nv; ++k) {
-      int v = in_next_vc_[ip] + k;
+      int v = rr_[ip] + k;
       if (v >= nv) v -= nv;
       const int ivc = ip * vcs_ + v;
       InputVC& iv = in_[ivc];
       if (iv.out < 0 || iv.q.empty() || iv.q.front().ready > now || !can_send(iv.out, now)) continue;
-      scratch_->offer[ip] = ivc;
+      s.offer[ip] = ivc;
       const int op = out_port_of(iv.out);
-      scratch_->offer_port[ip] = op;
-      if (scratch_->granted[op] == kNoMessage) {
-        scratch_->granted[op] = kRequested;  // every requested output is granted below
-        scratch_->requested_outs.push_back(op);
-      }
+      s.requests[op] |= bit(ip);
+      requested |= bit(op);
       break;
     }
   }
-  for (int op : scratch_->requested_outs) {
-    for (int k = 0; k < in_ports_; ++k) {
-      int ip = out_next_in_[op] + k;
-      if (ip >= in_ports_) ip -= in_ports_;
-      if (scratch_->offer_port[ip] != op) continue;
-      const int ivc = scratch_->offer[ip];
-      scratch_->granted[op] = in_[ivc].q.front().msg;
-      scratch_->offer_port[ip] = -1;  // an input port moves one flit per cycle
-      move_flit(ivc, now);
-      out_next_in_[op] = static_cast<uint8_t>(ip + 1 == in_ports_ ? 0 : ip + 1);
-      const int nv = ip < link_ports_ ? vcs_ : 1;
-      in_next_vc_[ip] = static_cast<uint8_t>(nv == 1 ? 0 : (mod_vcs(ivc) + 1) % nv);
-      break;
-    }
+  s.requested_outs = requested;
+  for (uint64_t outs = requested; outs; outs &= outs - 1) {
+    const int op = __builtin_ctzll(outs);
+    uint8_t& rr = rr_[in_ports_ + op];
+    const int ip = first_set_from(s.requests[op], rr);
+    s.requests[op] = 0;
+    const int ivc = s.offer[ip];
+    s.granted[op] = in_[ivc].q.front().msg;
+    move_flit(ivc, now);
+    rr = static_cast<uint8_t>(ip + 1 == in_ports_ ? 0 : ip + 1);
+    const int nv = vcs_of_port(ip);
+    rr_[ip] = static_cast<uint8_t>(nv == 1 ? 0 : (mod_vcs(ivc) + 1) % nv);
   }
 }
 
 void Router::return_credit(int in_vc, uint64_t when) {
   const int ip = in_port_of(in_vc);
-  if (ip < link_ports_) in_link_[ip].src->credit(in_link_[ip].src_port, mod_vcs(in_vc), when);
+  if (ip < link_ports_) in_link_[ip].upstream[mod_vcs(in_vc)].credits.give_back(when);
   else ni_->credit(ip - link_ports_, when);
 }
 
@@ -195,9 +248,12 @@ void Router::move_flit(int in_vc, uint64_t now) {
   InputVC& iv = in_[in_vc];
   const Flit f = iv.q.pop();
   --buffered_;
+  after_pop(in_vc, f);
   ++ctx_->flits_moved;
-  scratch_->moved[in_vc] = f.msg;
-  scratch_->moved_list.push_back(in_vc);
+  const int ip = in_port_of(in_vc);
+  scratch_->moved_ports |= bit(ip);
+  scratch_->moved_vc[ip] = in_vc;
+  scratch_->moved_msg[ip] = f.msg;
   return_credit(in_vc, now + ctx_->timing.credit_delay);
   const int o = iv.out;
   OutputVC& ov = out_[o];
@@ -236,32 +292,65 @@ void Router::move_flit(int in_vc, uint64_t now) {
   }
 }
 
+// Keeps the port masks right after a flit left input VC `in_vc`.
+void Router::after_pop(int in_vc, const Flit& popped) {
+  const int ip = in_port_of(in_vc);
+  const FlitQueue& q = in_[in_vc].q;
+  if (q.empty() && !port_has_flits(ip)) occupied_ports_ &= ~bit(ip);
+  // The front changed: the port's head mask changes only if a head left or became the front.
+  if (popped.head || (!q.empty() && q.front().head)) {
+    if (port_has_head(ip)) head_ports_ |= bit(ip);
+    else head_ports_ &= ~bit(ip);
+  }
+}
+
+bool Router::port_has_flits(int ip) const {
+  for (int i = ip * vcs_, end = i + vcs_of_port(ip); i < end; ++i)
+    if (!in_[i].q.empty()) return true;
+  return false;
+}
+
+bool Router::port_has_head(int ip) const {
+  for (int i = ip * vcs_, end = i + vcs_of_port(ip); i < end; ++i)
+    if (!in_[i].q.empty() && in_[i].q.front().head) return true;
+  return false;
+}
+
 // --- stall accounting -------------------------------------------------------
 
+// Every ready head that did not move this cycle is charged one cycle, against
+// the worm it waits behind.
 void Router::charge_stalls(uint64_t now) {
-  for (int i = 0; i < n_in_vc_; ++i) {
-    InputVC& iv = in_[i];
-    if (scratch_->moved[i] != kNoMessage || iv.q.empty()) continue;
-    const Flit& f = iv.q.front();
-    if (!f.head || f.ready > now) continue;
-    uint32_t blocker;
-    if (iv.out < 0) {
-      blocker = allocation_blocker(static_cast<int>(i), f);
-    } else if (!can_send(iv.out, now)) {
-      blocker = out_[iv.out].previous;  // its flits still fill the FIFO downstream
-    } else {
-      const int op = out_port_of(iv.out);
-      const int ip = in_port_of(static_cast<int>(i));
-      // Lost the output to another input, or lost its input port to another VC.
-      blocker = (scratch_->granted[op] != kNoMessage && scratch_->granted[op] != f.msg) ? scratch_->granted[op]
-                : scratch_->offer[ip] >= 0 ? scratch_->moved[scratch_->offer[ip]] : kNoMessage;
-    }
-    iv.blocked_by = blocker;
-    ctx_->charge_stall(f.msg, blocker, 1);
+  RouterScratch& s = *scratch_;
+  for (uint64_t ports = head_ports_; ports; ports &= ports - 1) {
+    const int ip = __builtin_ctzll(ports);
+    for (int i = ip * vcs_, end = i + vcs_of_port(ip); i < end; ++i) charge_stall(i, now);
   }
-  for (int op : scratch_->requested_outs) scratch_->granted[op] = kNoMessage;
-  for (int i : scratch_->moved_list) scratch_->moved[i] = kNoMessage;
-  scratch_->moved_list.clear();
+  for (uint64_t outs = s.requested_outs; outs; outs &= outs - 1) s.granted[__builtin_ctzll(outs)] = kNoMessage;
+  s.moved_ports = 0;
+}
+
+void Router::charge_stall(int in_vc, uint64_t now) {
+  const RouterScratch& s = *scratch_;
+  InputVC& iv = in_[in_vc];
+  if (iv.q.empty()) return;
+  const Flit& f = iv.q.front();
+  const int ip = in_port_of(in_vc);
+  if (!f.head || f.ready > now || s.moved(ip, in_vc)) return;
+  uint32_t blocker;
+  if (iv.out < 0) {
+    blocker = allocation_blocker(in_vc, f);
+  } else if (!can_send(iv.out, now)) {
+    blocker = out_[iv.out].previous;  // its flits still fill the FIFO downstream
+  } else {
+    const int op = out_port_of(iv.out);
+    // Lost the output to another input, or lost its input port to another VC.
+    const bool lost_output = (s.requested_outs & bit(op)) && s.granted[op] != f.msg;
+    const bool port_moved = s.offer[ip] >= 0 && s.moved(ip, s.offer[ip]);
+    blocker = lost_output ? s.granted[op] : port_moved ? s.moved_msg[ip] : kNoMessage;
+  }
+  iv.blocked_by = blocker;
+  ctx_->charge_stall(f.msg, blocker, 1);
 }
 
 std::vector<Router::Wait> Router::waiting_heads(uint64_t now) const {
@@ -281,9 +370,15 @@ std::vector<Router::Wait> Router::waiting_heads(uint64_t now) const {
 
 bool Router::buffers_within_capacity() const {
   int total = 0;
-  for (int i = 0; i < n_in_vc_; ++i) {
-    if (in_[i].q.size() > in_[i].q.capacity()) return false;
-    total += in_[i].q.size();
+  for (int ip = 0; ip < in_ports_; ++ip) {
+    int port_flits = 0;
+    for (int i = ip * vcs_, end = i + vcs_; i < end; ++i) {
+      if (in_[i].q.size() > in_[i].q.capacity()) return false;
+      port_flits += in_[i].q.size();
+    }
+    if ((port_flits > 0) != ((occupied_ports_ & bit(ip)) != 0)) return false;
+    if (port_has_head(ip) != ((head_ports_ & bit(ip)) != 0)) return false;
+    total += port_flits;
   }
   return total == buffered_;
 }

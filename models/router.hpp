@@ -26,6 +26,7 @@
 
 #include "models/channel.hpp"
 #include "models/sim_context.hpp"
+#include "models/vc_divider.hpp"
 
 namespace wormsim {
 
@@ -33,24 +34,28 @@ class NetworkInterface;
 
 class Router : public sc_core::sc_module {
  public:
+  // `arena` is zeroed memory of arena_bytes(...) bytes, owned by the caller
+  // (the network's ModulePool), where the router lays out all its state.
   Router(sc_core::sc_module_name name, int node, int link_ports, int inj_channels, int ej_channels,
-         SimContext* ctx);
+         SimContext* ctx, std::byte* arena);
+  static size_t arena_bytes(int link_ports, int inj_channels, int ej_channels, int vcs, int buffer_flits);
 
-  // Wiring, done once at elaboration.
+  // Wiring, done once at elaboration (every router's constructor has run).
   void connect_output(int port, Router* downstream, int downstream_port, int link_id);
   void connect_input(int port, Router* upstream, int upstream_port);
   void connect_interface(NetworkInterface* ni) { ni_ = ni; }
 
   // A flit arrives on an input VC (its slot was reserved by a credit).
   void accept(int in_port, int vc, const Flit& f) {
-    in_[in_port * vcs_ + vc].q.push(f);
+    FlitQueue& q = in_[in_port * vcs_ + vc].q;
+    if (q.empty() && f.head) head_ports_ |= uint64_t{1} << in_port;  // it is the new front
+    q.push(f);
+    occupied_ports_ |= uint64_t{1} << in_port;
     if (buffered_++ == 0 && !active_) {
       active_ = true;
       ctx_->woken_routers.push_back(this);
     }
   }
-  // A slot of the downstream FIFO behind output VC (port, vc) is free from `when` on.
-  void credit(int out_port, int vc, uint64_t when) { out_[out_port * vcs_ + vc].credits.give_back(when); }
 
   void step(uint64_t now);
 
@@ -69,6 +74,7 @@ class Router : public sc_core::sc_module {
   // Sum of flits in the buffers, and checks that no buffer holds more than its capacity.
   int buffered() const { return buffered_; }
   const int& buffered_ref() const { return buffered_; }  // for sc_trace
+  // Also checks that the occupied-port and head-port masks agree with the buffers.
   bool buffers_within_capacity() const;
   // Flits output VC (port, vc) believes are in the downstream buffer, and flits in input VC (port, vc).
   int credits_outstanding(int out_port, int vc) const {
@@ -94,18 +100,20 @@ class Router : public sc_core::sc_module {
     int link = -1;
   };
   struct InputLink {
-    Router* src = nullptr;
-    int src_port = -1;
+    // The upstream router's output VC 0 of this link (VC v is upstream[v]):
+    // returning a credit touches only that, not the upstream router object.
+    OutputVC* upstream = nullptr;
   };
+  struct ArenaLayout;
 
   bool is_ejection(int out_vc) const { return out_vc >= link_ports_ * vcs_; }
   int out_port_of(int out_vc) const {
     return is_ejection(out_vc) ? link_ports_ + (out_vc - link_ports_ * vcs_) : div_vcs(out_vc);
   }
   int in_port_of(int in_vc) const { return div_vcs(in_vc); }
-  // Most networks have one VC: a predictable branch instead of a division per flit.
-  int div_vcs(int x) const { return vcs_ == 1 ? x : x / vcs_; }
-  int mod_vcs(int x) const { return vcs_ == 1 ? 0 : x % vcs_; }
+  int vcs_of_port(int ip) const { return ip < link_ports_ ? vcs_ : 1; }
+  int div_vcs(int x) const { return vc_div_.div(x); }
+  int mod_vcs(int x) const { return vc_div_.mod(x); }
 
   void allocate_vcs(uint64_t now);
   bool try_allocate(int in_vc, const Flit& head, uint64_t now);
@@ -115,32 +123,38 @@ class Router : public sc_core::sc_module {
   void move_flit(int in_vc, uint64_t now);
   void return_credit(int in_vc, uint64_t when);
   void charge_stalls(uint64_t now);
-  void build_arena(uint16_t depth);
+  void charge_stall(int in_vc, uint64_t now);
+  void after_pop(int in_vc, const Flit& popped);
+  bool port_has_head(int ip) const;
+  bool port_has_flits(int ip) const;
+  static ArenaLayout layout(int link_ports, int inj_channels, int ej_channels, int vcs, int depth);
+  void build_arena(std::byte* base, uint16_t depth);
 
-  int node_;
-  int link_ports_, inj_channels_, ej_channels_;
-  int in_ports_, out_ports_;
-  int vcs_;
+  // Hot state: everything a step reads, in one cache line. The rest of the
+  // router's state lives in the arena right behind the object (ModulePool), so
+  // stepping a router touches a few neighbouring cache lines.
+  alignas(64) InputVC* in_ = nullptr;  // in_ports_ * vcs_ (injection ports use VC 0 only)
+  OutputVC* out_ = nullptr;            // link_ports_ * vcs_ link VCs, then ej_channels_ ejection channels
+  uint64_t occupied_ports_ = 0;        // input ports with at least one flit buffered
+  uint64_t head_ports_ = 0;            // input ports with a head at the front of some VC
   SimContext* ctx_;
-  NetworkInterface* ni_ = nullptr;
+  RouterScratch* scratch_;             // per-cycle scratch, shared by all routers (stepped one at a time)
+  OutputLink* out_link_ = nullptr;     // link_ports_
+  InputLink* in_link_ = nullptr;       // link_ports_
+  uint8_t* rr_ = nullptr;              // round-robin pointers: in_ports_ (VC per input port), then out_ports_
   int buffered_ = 0;
+  int vcs_;
+  int link_ports_;
+  int in_ports_;
+  int va_next_ = 0;                    // VC allocation round-robin pointer, over input VCs
+  VcDivider vc_div_;                   // x / vcs_ without a divide instruction
   bool active_ = false;
-
-  // All per-router state lives in one allocation, so stepping a router touches a
-  // few neighbouring cache lines instead of a dozen scattered heap blocks.
-  std::unique_ptr<std::byte[]> arena_;
+  // Cold
+  NetworkInterface* ni_ = nullptr;
+  int node_;
+  int inj_channels_, ej_channels_;
+  int out_ports_;
   int n_in_vc_ = 0, n_out_vc_ = 0;
-  InputVC* in_ = nullptr;        // in_ports_ * vcs_ (injection ports use VC 0 only)
-  OutputVC* out_ = nullptr;      // link_ports_ * vcs_ link VCs, then ej_channels_ ejection channels
-  OutputLink* out_link_ = nullptr;  // link_ports_
-  InputLink* in_link_ = nullptr;    // link_ports_
-  // Arbitration state (round-robin pointers)
-  int va_next_ = 0;                 // over input VCs
-  uint8_t* in_next_vc_ = nullptr;   // per input port
-  uint8_t* out_next_in_ = nullptr;  // per output port
-  // Per-cycle scratch, shared by all routers (they are stepped one at a time)
-  RouterScratch* scratch_;
-  static constexpr uint32_t kRequested = kNoMessage - 1;
 };
 
 }  // namespace wormsim

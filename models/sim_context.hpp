@@ -55,19 +55,23 @@ constexpr int16_t kInjectionPort = -1;
 // Per-cycle working arrays of a router step; one set serves every router because
 // routers are stepped one after the other. Sized for the largest router.
 struct RouterScratch {
-  std::vector<int> offer;          // per input port: offered input VC or -1
-  std::vector<int> offer_port;     // per input port: output port of the offer, -1 once served
-  std::vector<uint32_t> moved;     // per input VC: worm that moved this cycle or kNoMessage
-  std::vector<uint32_t> granted;   // per output port: worm granted this cycle
-  std::vector<int> requested_outs;
-  std::vector<int> moved_list;
-  void reserve(int in_ports, int out_ports, int in_vcs) {
+  std::vector<int> offer;          // per input port: offered input VC or -1 (set for occupied ports)
+  std::vector<uint64_t> requests;  // per output port: mask of input ports requesting it (zero between steps)
+  std::vector<uint32_t> granted;   // per output port: worm granted this cycle (valid for requested_outs)
+  uint64_t requested_outs = 0;     // mask of output ports requested this cycle
+  // An input port moves at most one flit per cycle: which VC and which worm.
+  uint64_t moved_ports = 0;        // mask of input ports that moved a flit this cycle
+  std::vector<int> moved_vc;       // per input port, valid for moved_ports
+  std::vector<uint32_t> moved_msg; // per input port, valid for moved_ports
+  void reserve(int in_ports, int out_ports) {
     offer.assign(in_ports, -1);
-    offer_port.assign(in_ports, -1);
-    moved.assign(in_vcs, kNoMessage);
+    requests.assign(out_ports, 0);
     granted.assign(out_ports, kNoMessage);
-    requested_outs.reserve(out_ports);
-    moved_list.reserve(in_vcs);
+    moved_vc.assign(in_ports, -1);
+    moved_msg.assign(in_ports, kNoMessage);
+  }
+  bool moved(int in_port, int in_vc) const {
+    return (moved_ports >> in_port & 1) && moved_vc[in_port] == in_vc;
   }
 };
 
@@ -85,7 +89,6 @@ struct SimContext {
   std::vector<uint64_t> link_busy;  // flits carried per directed link
 
   // Activity
-  std::vector<Router*> active_routers;
   std::vector<Router*> woken_routers;  // activated during the current cycle
   // Events of the current cycle, consumed by the schedule executor
   std::vector<uint32_t> delivered_now;  // tails ejected

@@ -134,6 +134,20 @@ void apply_override(YAML::Node root, const std::string& text, Reader& r) {
     chain.back().remove(keys[1] == "file" ? "algorithm" : "file");
 }
 
+// Routers track their input ports (links + injection channels) in one 64-bit mask.
+void check_router_ports(const YAML::Node& n, const Config& c, const Reader& r) {
+  const int links = c.topology.kind == TopologyKind::Hypercube ? c.topology.dims[0]
+                                                                : 2 * static_cast<int>(c.topology.dims.size());
+  const int channels = c.ports.kind == PortKind::OnePort ? 1 : c.ports.kind == PortKind::AllPort ? links : c.ports.k;
+  if (links + channels <= kMaxRouterPorts) return;
+  const std::string what = "a router would need " + std::to_string(links + channels) + " input ports (" +
+                           std::to_string(links) + " link ports + " + std::to_string(channels) +
+                           " injection channels); at most " + std::to_string(kMaxRouterPorts) + " are supported";
+  if (c.ports.kind == PortKind::KPort && channels > links)
+    r.fail(n["ports"] ? "network.ports" : "network.port_model", what, n["ports"] ? n["ports"] : n["port_model"]);
+  r.fail("network.dims", what, n["dims"]);
+}
+
 void read_network(const YAML::Node& n, Config& c, const Reader& r) {
   r.allow_only(n, "network", {"topology", "dims", "vcs", "buffer_flits", "port_model", "ports", "routing"});
   if (!n) r.fail("network", "missing (expected topology, dims, ...)");
@@ -172,6 +186,7 @@ void read_network(const YAML::Node& n, Config& c, const Reader& r) {
   } else if (c.ports.kind == PortKind::KPort && n["port_model"].Scalar() == "k-port") {
     r.fail("network.ports", "missing: port_model k-port needs ports: K (or write port_model: K-port)", n["port_model"]);
   }
+  check_router_ports(n, c, r);
   if (n["routing"]) {
     c.routing = r.string(n["routing"], "network.routing");
     if (c.routing != "dimension-order")

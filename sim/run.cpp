@@ -1,10 +1,12 @@
 #include "sim/run.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
+#include <tuple>
 #include <unistd.h>
 #include <memory>
 
@@ -260,6 +262,10 @@ int run_command(const RunOptions& opts) {
       std::filesystem::rename(vcd_tmp + ".vcd", dir / "trace.vcd");
     }
     if (trace == TraceKind::Perfetto) {
+      // Canonical order (the simulator records uses in whatever order it steps routers).
+      std::sort(channel_uses.begin(), channel_uses.end(), [](const ChannelUse& a, const ChannelUse& b) {
+        return std::tie(a.from, a.node, a.port, a.vc, a.msg) < std::tie(b.from, b.node, b.port, b.vc, b.msg);
+      });
       std::filesystem::create_directories(dir);
       write_file_atomically((dir / "trace.json").string(), perfetto_trace_json(net, channel_uses, schedule));
     }

@@ -50,6 +50,12 @@ const std::vector<BadConfig>& cases() {
        {"error: @: network.dims (line 3): expected a non-empty list of positive integers"}},
       {"DimsNotInteger", "dims_not_integer.yaml", {},
        {"error: @: network.dims[1] (line 3): expected an integer, got \"4.5\""}},
+      {"TooManyPortsKPort", "too_many_ports_k_port.yaml", {},
+       {"error: @: network.ports (line 5): a router would need 80 input ports (16 link ports + 64 injection "
+        "channels); at most 64 are supported"}},
+      {"TooManyPortsDims", "too_many_ports_dims.yaml", {},
+       {"error: @: network.dims (line 3): a router would need 67 input ports (66 link ports + 1 injection "
+        "channels); at most 64 are supported"}},
       {"HypercubeD17", "hypercube_d17.yaml", {},
        {"error: @: network.dims (line 3): hypercube dimension must be 1..16, got 17"}},
       {"NetworkTooLarge", "network_too_large.yaml", {},

@@ -1,0 +1,85 @@
+// Storage for the many modules of one kind in a network (one router or one
+// network interface per node), in node order in a single allocation.
+//
+// Each slot holds the module followed by `extra` bytes of zeroed memory that the
+// module lays out itself (a router's buffers and VC state). Stepping busy
+// routers in node order then walks memory almost sequentially, and a router's
+// neighbours along the first dimension are the adjacent slots: measured on a
+// 128x128 eye broadcast, this layout and node-order stepping together took the
+// run from 1.8 s to under 1 s (docs/performance.md).
+//
+// The modules stay ordinary sc_modules; the pool only decides where they live.
+#pragma once
+
+#include <cstddef>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <stdexcept>
+#include <utility>
+
+#include <sys/mman.h>
+
+namespace wormsim {
+
+template <class T>
+class ModulePool {
+ public:
+  ModulePool() = default;
+  ModulePool(const ModulePool&) = delete;
+  ModulePool& operator=(const ModulePool&) = delete;
+  ~ModulePool() { clear(); }
+
+  // Allocates room for `n` modules, each followed by `extra` bytes. Call once, before emplace().
+  void reserve(size_t n, size_t extra) {
+    clear();
+    extra_at_ = round_up(sizeof(T));
+    stride_ = extra_at_ + round_up(extra);
+    capacity_ = n;
+    size_t bytes = stride_ * (n == 0 ? 1 : n);
+    // Big pools go on transparent huge pages where the kernel allows it
+    // (Debian's default is "madvise"): a busy network touches routers all over
+    // the pool every cycle, and 4 KiB pages would make every one a TLB miss.
+    const bool huge = bytes >= kHugePage;
+    if (huge) bytes = (bytes + kHugePage - 1) / kHugePage * kHugePage;
+    block_ = static_cast<std::byte*>(std::aligned_alloc(huge ? kHugePage : kAlign, bytes));
+    if (!block_) throw std::bad_alloc();
+#ifdef MADV_HUGEPAGE
+    if (huge) madvise(block_, bytes, MADV_HUGEPAGE);  // a hint: failure only costs speed
+#endif
+    std::memset(block_, 0, bytes);
+  }
+
+  // Constructs the next module in place; its constructor receives the slot's
+  // extra memory as the last argument.
+  template <class... Args>
+  T* emplace(Args&&... args) {
+    if (size_ == capacity_) throw std::logic_error("ModulePool: more modules than reserved");
+    std::byte* slot = block_ + stride_ * size_;
+    T* t = new (slot) T(std::forward<Args>(args)..., slot + extra_at_);
+    ++size_;
+    return t;
+  }
+
+  T* operator[](size_t i) const { return std::launder(reinterpret_cast<T*>(block_ + stride_ * i)); }
+  size_t size() const { return size_; }
+  size_t stride() const { return stride_; }
+
+ private:
+  static constexpr size_t kAlign = 64;                 // cache line
+  static constexpr size_t kHugePage = size_t{2} << 20;  // x86-64 transparent huge page
+  static size_t round_up(size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
+
+  // Modules are destroyed in reverse order of construction, as SystemC expects of siblings.
+  void clear() {
+    while (size_ > 0) (*this)[--size_]->~T();
+    std::free(block_);
+    block_ = nullptr;
+    capacity_ = 0;
+  }
+
+  std::byte* block_ = nullptr;
+  size_t stride_ = 0, extra_at_ = 0, capacity_ = 0, size_ = 0;
+};
+
+}  // namespace wormsim
