@@ -63,6 +63,13 @@ class ModulePool {
 
   T* operator[](size_t i) const { return std::launder(reinterpret_cast<T*>(block_ + stride_ * i)); }
   size_t size() const { return size_; }
+  // Starts loading module i's hot fields (T::prefetch) and the first lines of its extra memory.
+  void prefetch(size_t i) const {
+    const std::byte* extra = block_ + stride_ * i + extra_at_;
+    (*this)[i]->prefetch();
+    __builtin_prefetch(extra);
+    __builtin_prefetch(extra + kAlign);
+  }
   size_t stride() const { return stride_; }
 
  private:

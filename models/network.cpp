@@ -93,6 +93,8 @@ void Network::step_routers(uint64_t now) {
       const int bit = __builtin_ctzll(bits);
       bits &= bits - 1;
       Router* r = routers_[w * 64 + static_cast<size_t>(bit)];
+      // Fetch the next busy router's state while this one is stepped.
+      if (bits) routers_.prefetch(w * 64 + static_cast<size_t>(__builtin_ctzll(bits)));
       r->step(now);
       if (r->holds_flits()) continue;
       r->set_active(false);

@@ -63,18 +63,27 @@ bool NetworkInterface::can_start(uint32_t msg) const {
 }
 
 void NetworkInterface::start_waiting(uint64_t now) {
+  // Nothing can start while every channel is busy (a saturated node's queue can be long).
+  bool idle = false;
+  for (int c = 0; c < channels_ && !idle; ++c) idle = ch_[c].msg == kNoMessage;
+  if (!idle) return;
   std::fill(claimed_, claimed_ + channels_, 0);
   const bool per_channel = ctx_->ports.kind == PortKind::AllPort;
-  bool blocked = false;  // one-port / k-port: order is kept for the whole node
   size_t keep = 0;
   for (size_t i = 0; i < queue_.size(); ++i) {
     const uint32_t msg = queue_[i];
     int c = -1;
-    if (!blocked && ctx_->msgs[msg].release + ctx_->timing.startup <= now) c = usable_channel(msg, claimed_);
+    if (ctx_->msgs[msg].release + ctx_->timing.startup <= now) c = usable_channel(msg, claimed_);
     if (c < 0) {
       // All-port keeps order per channel: a waiting message holds its channel for later ones.
-      if (per_channel) claimed_[ctx_->msgs[msg].inj_channel] = 1;
-      else blocked = true;
+      // One-port / k-port keep order for the whole node: everything behind it waits too.
+      if (!per_channel) {
+        keep = static_cast<size_t>(std::copy(queue_.begin() + static_cast<std::ptrdiff_t>(i), queue_.end(),
+                                             queue_.begin() + static_cast<std::ptrdiff_t>(keep)) -
+                                   queue_.begin());
+        break;
+      }
+      claimed_[ctx_->msgs[msg].inj_channel] = 1;
       queue_[keep++] = msg;
       continue;
     }

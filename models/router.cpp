@@ -149,48 +149,48 @@ void Router::allocate_vcs(uint64_t now) {
   if (next >= 0) va_next_ = next >= n ? next - n : next;
 }
 
-// Candidate output VCs for a head: [first, last) in out_ order, filtered by dateline class.
-bool Router::try_allocate(int in_vc, const Flit& head, uint64_t now) {
+// Candidate output VCs for a head, [first, last) in out_ order: the ejection
+// channel(s) its port model allows, or the VCs of its next hop's port; on tori
+// with dateline classes every other VC from its class on.
+Router::Candidates Router::candidates(int in_vc, const Flit& head) const {
   const MessageRecord& m = ctx_->msgs[head.msg];
-  int first, last, stride = 1;
   if (head.hop == m.hops) {
     const int base = link_ports_ * vcs_;
     switch (ctx_->ports.kind) {
-      case PortKind::OnePort: first = base; last = base + 1; break;
-      case PortKind::AllPort: first = base + in_port_of(in_vc); last = first + 1; break;
-      default: first = base; last = base + ej_channels_; break;
-    }
-  } else {
-    const RouteHop& h = ctx_->route_of(head.msg)[head.hop];
-    first = h.port * vcs_;
-    last = first + vcs_;
-    if (ctx_->dateline_classes) {
-      first += h.vc_class;
-      stride = 2;
+      case PortKind::OnePort: return {base, base + 1};
+      case PortKind::AllPort: return {base + in_port_of(in_vc), base + in_port_of(in_vc) + 1};
+      default: return {base, base + ej_channels_};
     }
   }
-  for (int o = first; o < last; o += stride) {
+  const RouteHop& h = ctx_->route_of(head.msg)[head.hop];
+  const int first = h.port * vcs_;
+  return {first + (ctx_->dateline_classes ? h.vc_class : 0), first + vcs_};
+}
+
+bool Router::try_allocate(int in_vc, const Flit& head, uint64_t now) {
+  InputVC& iv = in_[in_vc];
+  if (iv.want_first < 0) {
+    const Candidates c = candidates(in_vc, head);
+    iv.want_first = static_cast<int16_t>(c.first);
+    iv.want_last = static_cast<int16_t>(c.last);
+  }
+  const int stride = ctx_->dateline_classes && !is_ejection(iv.want_first) ? 2 : 1;
+  for (int o = iv.want_first; o < iv.want_last; o += stride) {
     if (out_[o].owner != kNoMessage) continue;
     out_[o].owner = head.msg;
     out_[o].since = now;
-    in_[in_vc].out = o;
+    iv.out = o;
     return true;
   }
   return false;
 }
 
-// The worm a head failed to get an output from: its holder, or, when the holder's
-// tail left in this very cycle (after allocation ran), that worm.
+// The worm a head failed to get an output from: the holder of its first
+// candidate, or, when the holder's tail left in this very cycle (after
+// allocation ran), that worm.
 uint32_t Router::allocation_blocker(int in_vc, const Flit& head) const {
-  const MessageRecord& m = ctx_->msgs[head.msg];
-  int o;
-  if (head.hop == m.hops) {
-    const int base = link_ports_ * vcs_;
-    o = ctx_->ports.kind == PortKind::AllPort ? base + in_port_of(in_vc) : base;
-  } else {
-    const RouteHop& h = ctx_->route_of(head.msg)[head.hop];
-    o = h.port * vcs_ + (ctx_->dateline_classes ? h.vc_class : 0);
-  }
+  const InputVC& iv = in_[in_vc];
+  const int o = iv.want_first >= 0 ? iv.want_first : candidates(in_vc, head).first;
   return out_[o].owner != kNoMessage ? out_[o].owner : out_[o].previous;
 }
 
@@ -284,6 +284,7 @@ void Router::move_flit(int in_vc, uint64_t now) {
     ov.previous = ov.owner;
     ov.owner = kNoMessage;
     iv.out = -1;
+    iv.want_first = iv.want_last = -1;  // the next head looks its candidates up again
     // A head queued right behind this tail has been waiting for this worm since it was ready.
     if (!iv.q.empty()) {
       const Flit& next = iv.q.front();
@@ -349,7 +350,6 @@ void Router::charge_stall(int in_vc, uint64_t now) {
     const bool port_moved = s.offer[ip] >= 0 && s.moved(ip, s.offer[ip]);
     blocker = lost_output ? s.granted[op] : port_moved ? s.moved_msg[ip] : kNoMessage;
   }
-  iv.blocked_by = blocker;
   ctx_->charge_stall(f.msg, blocker, 1);
 }
 
