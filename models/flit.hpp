@@ -6,7 +6,9 @@
 namespace wormsim {
 
 struct Flit {
-  uint64_t ready = 0;  // first cycle it may leave the router it is in
+  // First cycle it may leave the router it is in. In a free buffer slot: the
+  // cycle the sender sees the slot free (models/channel.hpp).
+  uint64_t ready = 0;
   uint32_t msg = 0;    // message (worm) it belongs to
   uint16_t hop = 0;    // head only: index of the hop it takes next (== hops: eject)
   uint8_t head = 0;

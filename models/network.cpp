@@ -33,6 +33,7 @@ Network::Network(sc_core::sc_module_name name, const Topology& topo, const Netwo
   ctx_.ports = params.ports;
   ctx_.vcs = params.vcs;
   ctx_.buffer_flits = params.buffer_flits;
+  ctx_.fast_paths = params.fast_paths;
   ctx_.dateline_classes = topo.kind() == TopologyKind::Torus && params.vcs >= 2;
   ctx_.link_busy.assign(topo.num_links(), 0);
 
@@ -40,17 +41,16 @@ Network::Network(sc_core::sc_module_name name, const Topology& topo, const Netwo
   const int inj = params.ports.injection_channels(topo);
   const int ej = params.ports.ejection_channels(topo);
   routers_.reserve(n, Router::arena_bytes(topo.num_ports(), inj, ej, params.vcs, params.buffer_flits));
-  nis_.reserve(n, NetworkInterface::arena_bytes(inj, params.buffer_flits));
+  nis_.reserve(n, NetworkInterface::arena_bytes(inj));
   for (int node = 0; node < n; ++node) {
     const std::string id = std::to_string(node);
     Router* r = routers_.emplace(("router_" + id).c_str(), node, topo.num_ports(), inj, ej, &ctx_);
-    r->connect_interface(nis_.emplace(("ni_" + id).c_str(), node, inj, r, topo.num_ports(), &ctx_));
+    nis_.emplace(("ni_" + id).c_str(), node, inj, r, topo.num_ports(), &ctx_);
   }
   for (int l = 0; l < topo.num_links(); ++l) {
     Router* src = routers_[topo.link_src(l)];
     Router* dst = routers_[topo.link_dst(l)];
     src->connect_output(topo.link_port(l), dst, topo.link_input_port(l), l);
-    dst->connect_input(topo.link_input_port(l), src, topo.link_port(l));
   }
   ni_wake_.assign(n, kNever);
   active_bits_.assign((static_cast<size_t>(n) + 63) / 64, 0);
@@ -115,18 +115,16 @@ void Network::add_woken_routers() {
   ctx_.woken_routers.clear();
 }
 
+// Steps the interfaces that have work this cycle, and drops those that have none left.
 void Network::step_interfaces(uint64_t now) {
+  size_t keep = 0;
   for (NetworkInterface* ni : active_nis_) {
     uint64_t& wake = ni_wake_[ni->node()];
     if (wake <= now) wake = ni->step(now);
+    if (wake == kNever) ni->active = false;
+    else active_nis_[keep++] = ni;
   }
-  active_nis_.erase(std::remove_if(active_nis_.begin(), active_nis_.end(),
-                                   [this](NetworkInterface* ni) {
-                                     if (ni_wake_[ni->node()] != kNever) return false;
-                                     ni->active = false;
-                                     return true;
-                                   }),
-                    active_nis_.end());
+  active_nis_.resize(keep);
   add_woken_routers();
 }
 
@@ -234,22 +232,17 @@ void Network::check_invariants(uint64_t now) const {
   const char* broken = nullptr;
   if (ctx_.flits_ejected > ctx_.flits_injected) broken = "more flits ejected than injected";
   else if (!buffers_consistent()) broken = "a buffer exceeds its capacity or buffered flits do not add up";
-  else if (!credits_consistent()) broken = "credits do not balance with the flits in downstream buffers";
+  else if (!credits_consistent(now)) broken = "a buffer's credit times are out of order or later than credit_delay";
   if (!broken) return;
   std::fprintf(stderr, "wormsim: invariant broken at cycle %llu: %s\n", static_cast<unsigned long long>(now), broken);
   std::abort();
 }
 
-// For every link VC: the credits the upstream router is missing equal the flits
-// in the downstream buffer plus the credits still on their way back.
-bool Network::credits_consistent() const {
-  for (int l = 0; l < topo_.num_links(); ++l) {
-    const Router& up = *routers_[topo_.link_src(l)];
-    const Router& down = *routers_[topo_.link_dst(l)];
-    for (int vc = 0; vc < params_.vcs; ++vc)
-      if (up.credits_outstanding(topo_.link_port(l), vc) != down.buffered_in(topo_.link_input_port(l), vc))
-        return false;
-  }
+// Credits live in the downstream buffers (models/channel.hpp); each buffer's
+// free slots must be seen free in FIFO order, none later than credit_delay ahead.
+bool Network::credits_consistent(uint64_t now) const {
+  for (size_t i = 0; i < routers_.size(); ++i)
+    if (!routers_[i]->credits_consistent(now)) return false;
   return true;
 }
 

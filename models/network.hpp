@@ -28,6 +28,7 @@ struct NetworkParams {
   Timing timing;
   uint64_t max_cycles = 0;        // 0: no limit
   uint64_t watchdog_cycles = 0;   // 0: no deadlock watchdog
+  bool fast_paths = true;         // false: no router takes its streaming shortcut (Router::stream_one_port)
 };
 
 enum class RunStatus { Running, Completed, Deadlock, CycleLimit, Interrupted, Stalled };
@@ -71,7 +72,7 @@ class Network : public sc_core::sc_module {
   // True when no buffer holds more than its capacity and flit counts add up.
   bool buffers_consistent() const;
   // Credits missing upstream == flits buffered downstream + credits in flight, on every link VC.
-  bool credits_consistent() const;
+  bool credits_consistent(uint64_t now) const;
 
  private:
   void tick();

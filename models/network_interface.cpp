@@ -14,17 +14,15 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name, int node, int c
       first_port_(first_injection_port),
       ctx_(ctx),
       channels_(channels) {
-  const uint16_t depth = static_cast<uint16_t>(ctx->buffer_flits);
-  // Layout: channel states, credit rings, claimed flags (see arena_bytes).
+  // Layout: channel states, then claimed flags (see arena_bytes).
   ch_ = new (arena) Channel[channels];
-  auto* credits = reinterpret_cast<uint64_t*>(arena + sizeof(Channel) * channels);
-  for (int c = 0; c < channels; ++c) ch_[c].credits.bind(credits + static_cast<size_t>(c) * depth, depth);
-  claimed_ = reinterpret_cast<char*>(credits + static_cast<size_t>(channels) * depth);
+  for (int c = 0; c < channels; ++c) ch_[c].buffer = router->injection_buffer(c);
+  claimed_ = reinterpret_cast<char*>(arena + sizeof(Channel) * channels);
 }
 
-size_t NetworkInterface::arena_bytes(int channels, int buffer_flits) {
+size_t NetworkInterface::arena_bytes(int channels) {
   const auto n = static_cast<size_t>(channels);
-  return sizeof(Channel) * n + sizeof(uint64_t) * n * static_cast<size_t>(buffer_flits) + n;
+  return sizeof(Channel) * n + n;
 }
 
 void NetworkInterface::submit(uint32_t msg) { queue_.push_back(msg); }
@@ -89,6 +87,7 @@ void NetworkInterface::start_waiting(uint64_t now) {
     }
     ch_[c].msg = msg;
     ch_[c].next_flit = 0;
+    ch_[c].flits = ctx_->msgs[msg].flits;
     ch_[c].since = now;
     claimed_[c] = 1;  // starts now; its header goes in this cycle
   }
@@ -98,31 +97,33 @@ void NetworkInterface::start_waiting(uint64_t now) {
 
 void NetworkInterface::inject(int c, uint64_t now) {
   Channel& ch = ch_[c];
-  if (ch.credits.available(now) == 0) return;
-  MessageRecord& m = ctx_->msgs[ch.msg];
+  if (!ch.buffer->has_credit(now)) return;
   Flit f;
   f.ready = now + ctx_->timing.router_delay;
   f.msg = ch.msg;
   f.hop = 0;
   f.head = ch.next_flit == 0;
-  f.tail = ch.next_flit + 1 == m.flits;
-  if (f.head) m.inject = now;
-  ch.credits.consume();
-  router_->accept(first_port_ + c, 0, f);
+  f.tail = ch.next_flit + 1 == ch.flits;
+  if (f.head) ctx_->msgs[ch.msg].inject = now;
+  router_->accept(first_port_ + c, *ch.buffer, f);
   ++ctx_->flits_moved;
   ++ctx_->flits_injected;
-  if (f.tail) {
-    if (ctx_->channel_trace)
-      ctx_->channel_trace->push_back(
-          ChannelUse{node_, static_cast<int16_t>(kInjectionPort - c), 0, ch.msg, ch.since, now + 1});
-    ctx_->injected_now.push_back(ch.msg);
-    ch.msg = kNoMessage;
-  } else {
-    ++ch.next_flit;
-  }
+  if (f.tail) finish(c, now);
+  else ++ch.next_flit;
 }
 
-uint64_t NetworkInterface::step(uint64_t now) {
+// The tail of channel `c`'s message has gone into the router: the channel is free.
+void NetworkInterface::finish(int c, uint64_t now) {
+  Channel& ch = ch_[c];
+  if (ctx_->channel_trace)
+    ctx_->channel_trace->push_back(
+        ChannelUse{node_, static_cast<int16_t>(kInjectionPort - c), 0, ch.msg, ch.since, now + 1});
+  ctx_->injected_now.push_back(ch.msg);
+  ch.msg = kNoMessage;
+}
+
+// Flattened: inject is inlined (it runs once per flit).
+[[gnu::flatten]] uint64_t NetworkInterface::step(uint64_t now) {
   if (!queue_.empty()) start_waiting(now);
   bool busy_channel = false;
   for (int c = 0; c < channels_; ++c) {

@@ -21,15 +21,13 @@ class Router;
 class NetworkInterface : public sc_core::sc_module {
  public:
   // `arena` is zeroed memory of arena_bytes(...) bytes owned by the caller (the
-  // network's ModulePool); the channel states and credit rings live there.
+  // network's ModulePool); the channel states live there. `router` is built.
   NetworkInterface(sc_core::sc_module_name name, int node, int channels, Router* router,
                    int first_injection_port, SimContext* ctx, std::byte* arena);
-  static size_t arena_bytes(int channels, int buffer_flits);
+  static size_t arena_bytes(int channels);
 
   // A released message (its release time is set) joins the queue.
   void submit(uint32_t msg);
-  // The router freed a slot of channel `ch`'s injection buffer; seen at `when`.
-  void credit(int ch, uint64_t when) { ch_[ch].credits.give_back(when); }
   // Starts waiting messages and injects one flit per busy channel. Returns the
   // next cycle at which it has work (kNever when idle).
   uint64_t step(uint64_t now);
@@ -42,14 +40,17 @@ class NetworkInterface : public sc_core::sc_module {
 
  private:
   struct Channel {
+    // The router's injection buffer this channel feeds; its credits are kept there (models/channel.hpp).
+    FlitQueue* buffer = nullptr;
     uint32_t msg = kNoMessage;
     uint32_t next_flit = 0;
+    uint32_t flits = 0;  // the message's length, copied so a flit does not read the cold message record
     uint64_t since = 0;  // cycle the message started on this channel (timeline traces)
-    CreditCounter credits;
   };
   int usable_channel(uint32_t msg, const char* claimed) const;
   void start_waiting(uint64_t now);
   void inject(int ch, uint64_t now);
+  [[gnu::noinline]] void finish(int ch, uint64_t now);
 
   int node_;
   Router* router_;

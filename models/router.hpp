@@ -30,8 +30,6 @@
 
 namespace wormsim {
 
-class NetworkInterface;
-
 class Router : public sc_core::sc_module {
  public:
   // `arena` is zeroed memory of arena_bytes(...) bytes, owned by the caller
@@ -42,12 +40,12 @@ class Router : public sc_core::sc_module {
 
   // Wiring, done once at elaboration (every router's constructor has run).
   void connect_output(int port, Router* downstream, int downstream_port, int link_id);
-  void connect_input(int port, Router* upstream, int upstream_port);
-  void connect_interface(NetworkInterface* ni) { ni_ = ni; }
+  // The buffer of injection channel `ch`: the network interface sends into it.
+  FlitQueue* injection_buffer(int ch) { return &in_[(link_ports_ + ch) * vcs_].q; }
 
-  // A flit arrives on an input VC (its slot was reserved by a credit).
-  void accept(int in_port, int vc, const Flit& f) {
-    FlitQueue& q = in_[in_port * vcs_ + vc].q;
+  // A flit arrives in input buffer `q` (one of this router's, on port `in_port`);
+  // the sender held a credit for it.
+  void accept(int in_port, FlitQueue& q, const Flit& f) {
     if (q.empty() && f.head) head_ports_ |= uint64_t{1} << in_port;  // it is the new front
     q.push(f);
     occupied_ports_ |= uint64_t{1} << in_port;
@@ -81,10 +79,9 @@ class Router : public sc_core::sc_module {
   const int& buffered_ref() const { return buffered_; }  // for sc_trace
   // Also checks that the occupied-port and head-port masks agree with the buffers.
   bool buffers_within_capacity() const;
-  // Flits output VC (port, vc) believes are in the downstream buffer, and flits in input VC (port, vc).
-  int credits_outstanding(int out_port, int vc) const {
-    return out_[out_port * vcs_ + vc].credits.occupied_downstream();
-  }
+  // Checks every input buffer's credit times (FlitQueue::free_slots_in_order) and
+  // that no credit is due later than `now` + credit_delay.
+  bool credits_consistent(uint64_t now) const;
   int buffered_in(int in_port, int vc) const { return in_[in_port * vcs_ + vc].q.size(); }
 
  private:
@@ -100,20 +97,15 @@ class Router : public sc_core::sc_module {
     int first, last;
   };
   struct OutputVC {
-    CreditCounter credits;
+    // The downstream input buffer of this link VC (null for ejection channels):
+    // its tail slot says whether this VC holds a credit (models/channel.hpp).
+    FlitQueue* down = nullptr;
+    Router* dst = nullptr;           // the downstream router, and the input port `down` belongs to
     uint32_t owner = kNoMessage;
     uint32_t previous = kNoMessage;  // last worm that held it: its flits may still fill the FIFO downstream
+    int32_t link = -1;               // directed link id (flit counts)
+    int16_t dst_port = -1;
     uint64_t since = 0;              // cycle the owner reserved it (timeline traces)
-  };
-  struct OutputLink {
-    Router* dst = nullptr;
-    int dst_port = -1;
-    int link = -1;
-  };
-  struct InputLink {
-    // The upstream router's output VC 0 of this link (VC v is upstream[v]):
-    // returning a credit touches only that, not the upstream router object.
-    OutputVC* upstream = nullptr;
   };
   struct ArenaLayout;
 
@@ -131,12 +123,15 @@ class Router : public sc_core::sc_module {
   Candidates candidates(int in_vc, const Flit& head) const;
   uint32_t allocation_blocker(int in_vc, const Flit& head) const;
   void allocate_switch(uint64_t now);
-  bool can_send(int out_vc, uint64_t now);
-  void move_flit(int in_vc, uint64_t now);
-  void return_credit(int in_vc, uint64_t when);
+  bool stream_one_port(uint64_t now);
+  int offer(int ip, uint64_t now);
+  bool can_send(int out_vc, uint64_t now) const;
+  void move_flit(int in_vc, int in_port, uint64_t now);
+  [[gnu::noinline]] void eject(const Flit& f, uint64_t now);
+  [[gnu::noinline]] void release_output(int in_vc, const Flit& tail, uint64_t now);
   void charge_stalls(uint64_t now);
   void charge_stall(int in_vc, uint64_t now);
-  void after_pop(int in_vc, const Flit& popped);
+  void after_pop(int in_vc, int in_port, const Flit& popped);
   bool port_has_head(int ip) const;
   bool port_has_flits(int ip) const;
   static ArenaLayout layout(int link_ports, int inj_channels, int ej_channels, int vcs, int depth);
@@ -151,8 +146,6 @@ class Router : public sc_core::sc_module {
   uint64_t head_ports_ = 0;            // input ports with a head at the front of some VC
   SimContext* ctx_;
   RouterScratch* scratch_;             // per-cycle scratch, shared by all routers (stepped one at a time)
-  OutputLink* out_link_ = nullptr;     // link_ports_
-  InputLink* in_link_ = nullptr;       // link_ports_
   uint8_t* rr_ = nullptr;              // round-robin pointers: in_ports_ (VC per input port), then out_ports_
   int buffered_ = 0;
   int vcs_;
@@ -162,7 +155,6 @@ class Router : public sc_core::sc_module {
   VcDivider vc_div_;                   // x / vcs_ without a divide instruction
   bool active_ = false;
   // Cold
-  NetworkInterface* ni_ = nullptr;
   int node_;
   int inj_channels_, ej_channels_;
   int out_ports_;

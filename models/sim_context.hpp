@@ -81,6 +81,7 @@ struct SimContext {
   int vcs = 1;
   int buffer_flits = 4;
   bool dateline_classes = false;  // torus with >= 2 VCs: VC v serves class v % 2
+  bool fast_paths = true;         // routers may take their streaming shortcut (same results, less work)
 
   RouterScratch scratch;
   std::vector<ChannelUse>* channel_trace = nullptr;  // set when a timeline trace is requested

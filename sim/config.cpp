@@ -342,12 +342,13 @@ void read_traffic(const YAML::Node& n, Config& c, const Reader& r) {
 }
 
 void read_run(const YAML::Node& n, Config& c, const Reader& r) {
-  r.allow_only(n, "run", {"seed", "max_cycles", "watchdog_cycles"});
+  r.allow_only(n, "run", {"seed", "max_cycles", "watchdog_cycles", "fast_paths"});
   if (!n) return;
   if (n["seed"]) c.seed = static_cast<uint64_t>(r.integer(n["seed"], "run.seed", 0, (1LL << 62)));
   if (n["max_cycles"]) c.max_cycles = static_cast<uint64_t>(r.integer(n["max_cycles"], "run.max_cycles", 1, (1LL << 62)));
   if (n["watchdog_cycles"])
     c.watchdog_cycles = static_cast<uint64_t>(r.integer(n["watchdog_cycles"], "run.watchdog_cycles", 0, (1LL << 62)));
+  if (n["fast_paths"]) c.fast_paths = r.boolean(n["fast_paths"], "run.fast_paths");
 }
 
 void read_output(const YAML::Node& n, Config& c, const Reader& r, const fs::path& base) {

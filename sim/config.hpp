@@ -54,6 +54,7 @@ struct Config {
   uint64_t seed = 1;
   uint64_t max_cycles = 1'000'000'000;
   uint64_t watchdog_cycles = 100'000;
+  bool fast_paths = true;  // run.fast_paths: false steps every router through the full pipeline (same results)
   // output
   std::string out_dir = "out";
   bool host_timing = true;

@@ -66,7 +66,8 @@ ojson config_json(const Config& c) {
       {"schedule", c.has_schedule ? sched : ojson(nullptr)},
       {"run", {{"seed", c.seed}, {"max_cycles", c.max_cycles}, {"watchdog_cycles", c.watchdog_cycles}}},
       {"traffic", c.has_traffic ? traffic_json(c.traffic) : ojson(nullptr)},
-      // output.dir is not echoed: the same run written to two folders gives the same bytes.
+      // output.dir and run.fast_paths are not echoed: the same run written to two
+      // folders, or simulated with and without the routers' shortcut, gives the same bytes.
   };
 }
 

@@ -206,6 +206,7 @@ int run_command(const RunOptions& opts) {
   np.timing = cfg.timing;
   np.max_cycles = cfg.max_cycles;
   np.watchdog_cycles = cfg.watchdog_cycles;
+  np.fast_paths = cfg.fast_paths;
   const auto t_elab = Clock::now();
   if (trace == TraceKind::Vcd && topo.num_links() > kMaxVcdLinks) {
     std::cerr << "error: " << cfg.path << ": output.trace: vcd traces are for small networks (at most " << kMaxVcdLinks

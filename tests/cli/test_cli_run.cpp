@@ -377,3 +377,77 @@ TEST(CliRun, ScheduleFlitsOverridesMessageLengths) {
   EXPECT_EQ(s.at("metrics").at("flit_hops"), 60);
   EXPECT_EQ(s.at("config").at("schedule").at("flits"), 4);
 }
+
+// run.fast_paths: false makes every busy router go through the full allocation
+// pipeline; the routers' shortcut for a single streaming worm must not change a
+// byte of any output, timeline trace included. The configurations mix the cases
+// the shortcut must get right: one worm at a time (broadcasts), heads queued
+// behind tails, several VCs per port, contention from background traffic,
+// 1-flit buffers, all-port interfaces and a deadlock.
+TEST(CliRun, FastPathsChangeNothing) {
+  const std::string kDefault = default_config().string();
+  const std::vector<std::vector<std::string>> cases = {
+      {kDefault, "--set", "schedule.mode=eager"},
+      {kDefault, "--set", "schedule={algorithm: eye, source: eye, mode: eager, flits: 16}", "--set",
+       "network.dims=[16,16]", "--set", "traffic={pattern: uniform, rate: 0.02, flits: 8, cycles: 800}"},
+      {kDefault, "--set", "schedule={algorithm: binomial, source: 0, mode: eager}", "--set", "network.topology=torus",
+       "--set", "network.dims=[8,8]", "--set", "network.vcs=3", "--set", "network.port_model=all-port", "--set",
+       "timing.credit_delay=3", "--set", "network.buffer_flits=2"},
+      {kDefault, "--set", "schedule={algorithm: multinode-broadcast, mode: eager, flits: 4}", "--set",
+       "network.topology=hypercube", "--set", "network.dims=[5]", "--set", "network.port_model=2-port", "--set",
+       "network.vcs=2", "--set", "network.buffer_flits=1"},
+      {(source_dir() / "configs" / "bench" / "b1_uniform_16x16.yaml").string(), "--set",
+       "traffic={pattern: transpose, rate: 0.05, flits: 6, cycles: 600}", "--set", "network.dims=[8,8]"},
+      {(source_dir() / "configs" / "bench" / "b1_uniform_16x16.yaml").string(), "--set",
+       "traffic={pattern: uniform, rate: 0.03, flits: 16, cycles: 600}", "--set", "network.vcs=3", "--set",
+       "network.buffer_flits=2"},
+  };
+  TempDir tmp;
+  for (size_t c = 0; c < cases.size(); ++c) {
+    SCOPED_TRACE("case " + std::to_string(c));
+    for (const char* fast : {"true", "false"}) {
+      std::vector<std::string> args = {"run"};
+      args.insert(args.end(), cases[c].begin(), cases[c].end());
+      const fs::path out = tmp / ("c" + std::to_string(c) + "_" + fast);
+      const std::vector<std::string> common = {"--set", "output.host_timing=false", "--set", std::string("run.fast_paths=") + fast,
+                                               "--trace", "perfetto", "--out", out.string(), "--quiet"};
+      args.insert(args.end(), common.begin(), common.end());
+      const Result r = run_wormsim(args, tmp.path());
+      ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+    }
+    size_t compared = 0;
+    for (const auto& entry : fs::directory_iterator(tmp / ("c" + std::to_string(c) + "_true"))) {
+      const std::string name = entry.path().filename().string();
+      const std::string a = read_file(entry.path());
+      const std::string b = read_file(tmp / ("c" + std::to_string(c) + "_false") / name);
+      EXPECT_FALSE(a.empty()) << name;
+      EXPECT_TRUE(a == b) << name << " differs with run.fast_paths=false";
+      ++compared;
+    }
+    EXPECT_GE(compared, output_files().size() + 1) << "the four outputs and the trace";
+  }
+}
+
+TEST(CliRun, FastPathsChangeNothingInADeadlock) {
+  TempDir tmp;
+  write_file(tmp / "ring.yaml", ring_config(1));
+  std::string out[2];
+  for (int fast = 0; fast < 2; ++fast) {
+    const Result r = run_wormsim({"run", "ring.yaml", "--set", std::string("run.fast_paths=") + (fast ? "true" : "false"),
+                                  "--out", (tmp / std::to_string(fast)).string(), "--quiet"},
+                                 tmp.path());
+    ASSERT_TRUE(r.exited && r.exit_code == 3) << r.describe();
+    out[fast] = read_file(tmp / std::to_string(fast) / "summary.json");
+  }
+  EXPECT_NE(out[0].find("\"deadlock\""), std::string::npos);
+  EXPECT_EQ(out[0], out[1]);
+}
+
+TEST(CliRun, FastPathsMustBeABoolean) {
+  TempDir tmp;
+  const Result r = run_wormsim({"run", default_config().string(), "--set", "run.fast_paths=sometimes", "--quiet"},
+                               tmp.path());
+  ASSERT_TRUE(r.exited) << r.describe();
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("run.fast_paths"), std::string::npos) << r.err;
+}
