@@ -9,14 +9,16 @@
 // buffer remembers in each freed slot the cycle the sender will see it free. Slots
 // are freed in FIFO order at non-decreasing cycles, and the next slot the sender
 // fills (the tail) is the one freed longest ago, so the sender holds a credit
-// exactly when the tail slot is free and its time has come. This is the same
-// rule as a counter plus a ring of pending credits, with no state at the sender:
+// exactly when the tail slot is free and its time has come; the buffer keeps a
+// copy of that time. This is the same rule as a counter plus a ring of pending
+// credits, with no state at the sender:
 // a flit hop reads and writes only the downstream buffer, which it must touch
 // anyway to deposit the flit (docs/performance.md measured the old credit return
 // at 12-17% of a busy run, mostly cache misses on the upstream router).
 #pragma once
 
 #include <cstdint>
+#include <limits>
 
 #include "models/flit.hpp"
 
@@ -24,32 +26,42 @@ namespace wormsim {
 
 class FlitQueue {
  public:
+  static constexpr uint64_t kNoCredit = std::numeric_limits<uint64_t>::max();
+
   // `storage` holds `capacity` flits, zeroed: every slot starts free and seen free.
   void bind(Flit* storage, uint16_t capacity) {
     buf_ = storage;
     cap_ = capacity;
+    credit_at_ = buf_[0].ready;
   }
   bool empty() const { return count_ == 0; }
   uint16_t size() const { return count_; }
   uint16_t capacity() const { return cap_; }
-  Flit& front() { return buf_[head_]; }
   const Flit& front() const { return buf_[head_]; }
+  // front().ready, kept here so that a router polling a waiting worm does not read the buffer.
+  uint64_t front_ready() const { return front_ready_; }
   const Flit& at(uint16_t i) const { return buf_[wrap(head_ + i)]; }
 
-  // True when the sender holds a credit at cycle `now`: a free slot it has seen freed.
-  bool has_credit(uint64_t now) const { return count_ < cap_ && buf_[wrap(head_ + count_)].ready <= now; }
+  // True when the sender holds a credit at cycle `now`: a free slot it has seen
+  // freed. The sender reads only this object, not the slots.
+  bool has_credit(uint64_t now) const { return credit_at_ <= now; }
   // Puts a flit in the tail slot; the sender must hold a credit (has_credit).
   void push(const Flit& f) {
-    buf_[wrap(head_ + count_)] = f;
+    const uint32_t tail = wrap(head_ + count_);
+    buf_[tail] = f;
+    if (count_ == 0) front_ready_ = f.ready;
     ++count_;
+    credit_at_ = count_ < cap_ ? buf_[wrap(tail + 1)].ready : kNoCredit;
   }
   // Takes the front flit out; its slot is seen free by the sender from cycle `seen_free_at`.
   Flit pop(uint64_t seen_free_at) {
     Flit& slot = buf_[head_];
     const Flit f = slot;
     slot.ready = seen_free_at;  // a free slot's `ready` is when the sender sees it free
+    if (count_ == cap_) credit_at_ = seen_free_at;  // the slot just freed is the new tail
     head_ = static_cast<uint16_t>(wrap(head_ + 1));
     --count_;
+    if (count_ > 0) front_ready_ = buf_[head_].ready;
     return f;
   }
   // Free slots the sender has not seen freed yet at cycle `now` (credits in flight).
@@ -58,12 +70,14 @@ class FlitQueue {
     for (uint32_t i = count_; i < cap_; ++i) n += buf_[wrap(head_ + i)].ready > now;
     return n;
   }
-  // Checks the property has_credit relies on: free slots, from the tail on, are
-  // seen free at non-decreasing cycles.
-  bool free_slots_in_order() const {
+  // Checks what has_credit relies on: free slots, from the tail on, are seen
+  // free at non-decreasing cycles; and that the kept copies of the front's and
+  // the tail's times agree with the slots.
+  bool consistent() const {
     for (uint32_t i = count_ + 1; i < cap_; ++i)
       if (buf_[wrap(head_ + i)].ready < buf_[wrap(head_ + i - 1)].ready) return false;
-    return true;
+    if (count_ > 0 && front_ready_ != buf_[head_].ready) return false;
+    return credit_at_ == (count_ < cap_ ? buf_[wrap(head_ + count_)].ready : kNoCredit);
   }
 
  private:
@@ -71,6 +85,8 @@ class FlitQueue {
   uint32_t wrap(uint32_t i) const { return i >= cap_ ? i - cap_ : i; }
 
   Flit* buf_ = nullptr;
+  uint64_t credit_at_ = 0;    // when the sender sees the tail slot free; kNoCredit while full
+  uint64_t front_ready_ = 0;  // front().ready while not empty
   uint16_t cap_ = 0, head_ = 0, count_ = 0;
 };
 

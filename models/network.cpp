@@ -232,7 +232,7 @@ void Network::check_invariants(uint64_t now) const {
   const char* broken = nullptr;
   if (ctx_.flits_ejected > ctx_.flits_injected) broken = "more flits ejected than injected";
   else if (!buffers_consistent()) broken = "a buffer exceeds its capacity or buffered flits do not add up";
-  else if (!credits_consistent(now)) broken = "a buffer's credit times are out of order or later than credit_delay";
+  else if (!credits_consistent(now)) broken = "a buffer's credit times are out of order, later than credit_delay, or not what it has cached";
   if (!broken) return;
   std::fprintf(stderr, "wormsim: invariant broken at cycle %llu: %s\n", static_cast<unsigned long long>(now), broken);
   std::abort();

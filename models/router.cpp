@@ -120,7 +120,7 @@ void Router::step(uint64_t now) {
     // One VC: it holds flits, and its front is not a head, so its worm holds an output.
     ivc = ip * vcs_;
     const InputVC& iv = in_[ivc];
-    if (iv.q.front().ready > now || !can_send(iv.out, now)) return true;
+    if (iv.q.front_ready() > now || !can_send(iv.out, now)) return true;
   } else {
     ivc = offer(ip, now);
     if (ivc < 0) return true;
@@ -143,10 +143,8 @@ void Router::allocate_vcs(uint64_t now) {
   int next = -1;
   auto visit = [&](int i) {
     InputVC& iv = in_[i];
-    if (iv.out >= 0 || iv.q.empty()) return;
-    const Flit& f = iv.q.front();
-    if (f.ready > now) return;
-    if (try_allocate(i, f, now) && next < 0) next = i + 1;
+    if (iv.out >= 0 || iv.q.empty() || iv.q.front_ready() > now) return;
+    if (try_allocate(i, iv.q.front(), now) && next < 0) next = i + 1;
   };
   // Ports from start_port on (the first one from start's VC), wrapping, then start_port's first VCs.
   const uint64_t ports = head_ports_;
@@ -231,7 +229,7 @@ int Router::offer(int ip, uint64_t now) {
     if (v >= nv) v -= nv;
     const int ivc = ip * vcs_ + v;
     const InputVC& iv = in_[ivc];
-    if (iv.out < 0 || iv.q.empty() || iv.q.front().ready > now || !can_send(iv.out, now)) continue;
+    if (iv.out < 0 || iv.q.empty() || iv.q.front_ready() > now || !can_send(iv.out, now)) continue;
     return ivc;
   }
   return -1;
@@ -364,10 +362,10 @@ void Router::charge_stalls(uint64_t now) {
 void Router::charge_stall(int in_vc, uint64_t now) {
   const RouterScratch& s = *scratch_;
   InputVC& iv = in_[in_vc];
-  if (iv.q.empty()) return;
+  if (iv.q.empty() || iv.q.front_ready() > now) return;
   const Flit& f = iv.q.front();
   const int ip = in_port_of(in_vc);
-  if (!f.head || f.ready > now || s.moved(ip, in_vc)) return;
+  if (!f.head || s.moved(ip, in_vc)) return;
   uint32_t blocker;
   if (iv.out < 0) {
     blocker = allocation_blocker(in_vc, f);
@@ -401,7 +399,7 @@ std::vector<Router::Wait> Router::waiting_heads(uint64_t now) const {
 bool Router::credits_consistent(uint64_t now) const {
   for (int i = 0; i < n_in_vc_; ++i) {
     const FlitQueue& q = in_[i].q;
-    if (!q.free_slots_in_order()) return false;
+    if (!q.consistent()) return false;
     if (q.credits_in_flight(now + static_cast<uint64_t>(ctx_->timing.credit_delay)) != 0) return false;
   }
   return true;

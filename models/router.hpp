@@ -79,7 +79,7 @@ class Router : public sc_core::sc_module {
   const int& buffered_ref() const { return buffered_; }  // for sc_trace
   // Also checks that the occupied-port and head-port masks agree with the buffers.
   bool buffers_within_capacity() const;
-  // Checks every input buffer's credit times (FlitQueue::free_slots_in_order) and
+  // Checks every input buffer (FlitQueue::consistent) and
   // that no credit is due later than `now` + credit_delay.
   bool credits_consistent(uint64_t now) const;
   int buffered_in(int in_port, int vc) const { return in_[in_port * vcs_ + vc].q.size(); }
