@@ -52,7 +52,6 @@ Network::Network(sc_core::sc_module_name name, const Topology& topo, const Netwo
     Router* dst = routers_[topo.link_dst(l)];
     src->connect_output(topo.link_port(l), dst, topo.link_input_port(l), l);
   }
-  ni_wake_.assign(n, kNever);
   active_bits_.assign((static_cast<size_t>(n) + 63) / 64, 0);
   SC_METHOD(tick);
 }
@@ -77,7 +76,7 @@ void Network::release(uint32_t msg, uint64_t when) {
   m.release = when;
   NetworkInterface* ni = nis_[m.src];
   ni->submit(msg);
-  ni_wake_[m.src] = std::min(ni_wake_[m.src], when + ctx_.timing.startup);
+  ni->wake = std::min(ni->wake, when + ctx_.timing.startup);
   if (!ni->active) {
     ni->active = true;
     active_nis_.push_back(ni);
@@ -119,9 +118,8 @@ void Network::add_woken_routers() {
 void Network::step_interfaces(uint64_t now) {
   size_t keep = 0;
   for (NetworkInterface* ni : active_nis_) {
-    uint64_t& wake = ni_wake_[ni->node()];
-    if (wake <= now) wake = ni->step(now);
-    if (wake == kNever) ni->active = false;
+    if (ni->wake <= now) ni->wake = ni->step(now);
+    if (ni->wake == kNever) ni->active = false;
     else active_nis_[keep++] = ni;
   }
   active_nis_.resize(keep);
@@ -130,7 +128,7 @@ void Network::step_interfaces(uint64_t now) {
 
 uint64_t Network::next_interface_wake() const {
   uint64_t next = kNever;
-  for (NetworkInterface* ni : active_nis_) next = std::min(next, ni_wake_[ni->node()]);
+  for (NetworkInterface* ni : active_nis_) next = std::min(next, ni->wake);
   return next;
 }
 

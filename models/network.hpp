@@ -89,7 +89,6 @@ class Network : public sc_core::sc_module {
   // Routers and interfaces in node order, each pool one allocation (models/module_pool.hpp).
   ModulePool<Router> routers_;
   ModulePool<NetworkInterface> nis_;
-  std::vector<uint64_t> ni_wake_;
   std::vector<uint64_t> active_bits_;  // routers holding flits, one bit per node
   size_t active_count_ = 0;
   std::vector<NetworkInterface*> active_nis_;

@@ -37,6 +37,7 @@ class NetworkInterface : public sc_core::sc_module {
   int node() const { return node_; }
   bool busy() const;
   bool active = false;  // in the network's active list
+  uint64_t wake = kNever;  // next cycle the network steps it (kNever: nothing to do)
 
  private:
   struct Channel {

@@ -63,6 +63,7 @@ Router::ArenaLayout Router::layout(int link_ports, int inj_channels, int ej_chan
   l.in = take(sizeof(InputVC) * n_in_vc);
   l.rr = take(in_ports + out_ports);
   l.out = take(sizeof(OutputVC) * n_out_vc);
+  off = (off + 63) & ~size_t{63};  // a 4-flit buffer is then exactly one cache line
   l.flits = take(sizeof(Flit) * n_in_vc * depth);
   l.total = off;
   return l;
