@@ -53,6 +53,7 @@ Network::Network(sc_core::sc_module_name name, const Topology& topo, const Netwo
     src->connect_output(topo.link_port(l), dst, topo.link_input_port(l), l);
   }
   active_bits_.assign((static_cast<size_t>(n) + 63) / 64, 0);
+  active_ni_bits_.assign(active_bits_.size(), 0);
   SC_METHOD(tick);
 }
 
@@ -79,7 +80,7 @@ void Network::release(uint32_t msg, uint64_t when) {
   ni->wake = std::min(ni->wake, when + ctx_.timing.startup);
   if (!ni->active) {
     ni->active = true;
-    active_nis_.push_back(ni);
+    active_ni_bits_[static_cast<size_t>(m.src) / 64] |= uint64_t{1} << (m.src % 64);
   }
 }
 
@@ -114,21 +115,31 @@ void Network::add_woken_routers() {
   ctx_.woken_routers.clear();
 }
 
-// Steps the interfaces that have work this cycle, and drops those that have none left.
+// Steps the interfaces that have work this cycle, in node order like the
+// routers (each feeds its own router, so the order changes nothing but the
+// memory walk), and drops those that have none left.
 void Network::step_interfaces(uint64_t now) {
-  size_t keep = 0;
-  for (NetworkInterface* ni : active_nis_) {
-    if (ni->wake <= now) ni->wake = ni->step(now);
-    if (ni->wake == kNever) ni->active = false;
-    else active_nis_[keep++] = ni;
+  for (size_t w = 0; w < active_ni_bits_.size(); ++w) {
+    uint64_t bits = active_ni_bits_[w];
+    while (bits) {
+      const int bit = __builtin_ctzll(bits);
+      bits &= bits - 1;
+      NetworkInterface* ni = nis_[w * 64 + static_cast<size_t>(bit)];
+      if (bits) nis_.prefetch(w * 64 + static_cast<size_t>(__builtin_ctzll(bits)));
+      if (ni->wake <= now) ni->wake = ni->step(now);
+      if (ni->wake != kNever) continue;
+      ni->active = false;
+      active_ni_bits_[w] &= ~(uint64_t{1} << bit);
+    }
   }
-  active_nis_.resize(keep);
   add_woken_routers();
 }
 
 uint64_t Network::next_interface_wake() const {
   uint64_t next = kNever;
-  for (NetworkInterface* ni : active_nis_) next = std::min(next, ni->wake);
+  for (size_t w = 0; w < active_ni_bits_.size(); ++w)
+    for (uint64_t bits = active_ni_bits_[w]; bits; bits &= bits - 1)
+      next = std::min(next, nis_[w * 64 + static_cast<size_t>(__builtin_ctzll(bits))]->wake);
   return next;
 }
 

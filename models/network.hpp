@@ -91,7 +91,7 @@ class Network : public sc_core::sc_module {
   ModulePool<NetworkInterface> nis_;
   std::vector<uint64_t> active_bits_;  // routers holding flits, one bit per node
   size_t active_count_ = 0;
-  std::vector<NetworkInterface*> active_nis_;
+  std::vector<uint64_t> active_ni_bits_;  // interfaces with work (NetworkInterface::wake != kNever), one bit per node
   std::vector<TrafficSource*> sources_;
   RunStatus status_ = RunStatus::Running;
   uint64_t cycle_ = 0;
