@@ -286,13 +286,14 @@ void Router::move_flit(int in_vc, int in_port, uint64_t now) {
     ++ctx_->link_busy[ov.link];
     ov.dst->accept(ov.dst_port, *ov.down, g);
   } else {
-    eject(f, now);
+    ++ctx_->flits_ejected;
+    if (f.head | f.tail) eject(f, now);
   }
   if (f.tail) release_output(in_vc, f, now);
 }
 
+// A header or tail left the network: its message's timestamps, and the executor's event.
 void Router::eject(const Flit& f, uint64_t now) {
-  ++ctx_->flits_ejected;
   MessageRecord& m = ctx_->msgs[f.msg];
   if (f.head) m.header_arrival = now;
   if (f.tail) {
