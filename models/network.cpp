@@ -84,24 +84,38 @@ void Network::release(uint32_t msg, uint64_t when) {
   }
 }
 
+namespace {
+
+// Calls visit(i) for every set bit i of `bits`, in increasing order, after
+// prefetch(j) for the next set bit j; clears bit i when visit returns false.
+template <class Prefetch, class Visit>
+void walk_bits(std::vector<uint64_t>& bits, Prefetch prefetch, Visit visit) {
+  for (size_t w = 0; w < bits.size(); ++w) {
+    uint64_t left = bits[w];
+    while (left) {
+      const int bit = __builtin_ctzll(left);
+      left &= left - 1;
+      if (left) prefetch(w * 64 + static_cast<size_t>(__builtin_ctzll(left)));
+      if (!visit(w * 64 + static_cast<size_t>(bit))) bits[w] &= ~(uint64_t{1} << bit);
+    }
+  }
+}
+
+}  // namespace
+
 // Routers are stepped in node order, not in the order they woke: neighbours sit
 // next to each other in memory, so a busy region is walked almost sequentially.
 void Network::step_routers(uint64_t now) {
-  for (size_t w = 0; w < active_bits_.size(); ++w) {
-    uint64_t bits = active_bits_[w];
-    while (bits) {
-      const int bit = __builtin_ctzll(bits);
-      bits &= bits - 1;
-      Router* r = routers_[w * 64 + static_cast<size_t>(bit)];
-      // Fetch the next busy router's state while this one is stepped.
-      if (bits) routers_.prefetch(w * 64 + static_cast<size_t>(__builtin_ctzll(bits)));
-      r->step(now);
-      if (r->holds_flits()) continue;
-      r->set_active(false);
-      active_bits_[w] &= ~(uint64_t{1} << bit);
-      --active_count_;
-    }
-  }
+  walk_bits(
+      active_bits_, [this](size_t next) { routers_.prefetch(next); },
+      [this, now](size_t i) {
+        Router* r = routers_[i];
+        r->step(now);
+        if (r->holds_flits()) return true;
+        r->set_active(false);
+        --active_count_;
+        return false;
+      });
   add_woken_routers();
 }
 
@@ -119,19 +133,15 @@ void Network::add_woken_routers() {
 // routers (each feeds its own router, so the order changes nothing but the
 // memory walk), and drops those that have none left.
 void Network::step_interfaces(uint64_t now) {
-  for (size_t w = 0; w < active_ni_bits_.size(); ++w) {
-    uint64_t bits = active_ni_bits_[w];
-    while (bits) {
-      const int bit = __builtin_ctzll(bits);
-      bits &= bits - 1;
-      NetworkInterface* ni = nis_[w * 64 + static_cast<size_t>(bit)];
-      if (bits) nis_.prefetch(w * 64 + static_cast<size_t>(__builtin_ctzll(bits)));
-      if (ni->wake <= now) ni->wake = ni->step(now);
-      if (ni->wake != kNever) continue;
-      ni->active = false;
-      active_ni_bits_[w] &= ~(uint64_t{1} << bit);
-    }
-  }
+  walk_bits(
+      active_ni_bits_, [this](size_t next) { nis_.prefetch(next); },
+      [this, now](size_t i) {
+        NetworkInterface* ni = nis_[i];
+        if (ni->wake <= now) ni->wake = ni->step(now);
+        if (ni->wake != kNever) return true;
+        ni->active = false;
+        return false;
+      });
   add_woken_routers();
 }
 
