@@ -71,7 +71,7 @@ class Network : public sc_core::sc_module {
   const std::vector<WaitEdge>& deadlock_cycle() const { return deadlock_; }
   // True when no buffer holds more than its capacity and flit counts add up.
   bool buffers_consistent() const;
-  // Credits missing upstream == flits buffered downstream + credits in flight, on every link VC.
+  // Every buffer's credit times are in FIFO order, due within credit_delay, and match its cached copies.
   bool credits_consistent(uint64_t now) const;
 
  private:

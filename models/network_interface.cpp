@@ -27,13 +27,6 @@ size_t NetworkInterface::arena_bytes(int channels) {
 
 void NetworkInterface::submit(uint32_t msg) { queue_.push_back(msg); }
 
-bool NetworkInterface::busy() const {
-  if (!queue_.empty()) return true;
-  for (int c = 0; c < channels_; ++c)
-    if (ch_[c].msg != kNoMessage) return true;
-  return false;
-}
-
 // The channel a message may start on now, or -1. `claimed` marks channels that an
 // earlier waiting message is entitled to first.
 int NetworkInterface::usable_channel(uint32_t msg, const char* claimed) const {

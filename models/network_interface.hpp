@@ -40,8 +40,7 @@ class NetworkInterface : public sc_core::sc_module {
     __builtin_prefetch(&node_);
     __builtin_prefetch(&wake);
   }
-  bool busy() const;
-  bool active = false;  // in the network's active list
+  bool active = false;  // in the network's bitmap of interfaces with work
   uint64_t wake = kNever;  // next cycle the network steps it (kNever: nothing to do)
 
  private:

@@ -82,7 +82,6 @@ class Router : public sc_core::sc_module {
   // Checks every input buffer (FlitQueue::consistent) and
   // that no credit is due later than `now` + credit_delay.
   bool credits_consistent(uint64_t now) const;
-  int buffered_in(int in_port, int vc) const { return in_[in_port * vcs_ + vc].q.size(); }
 
  private:
   struct InputVC {
