@@ -300,7 +300,7 @@ bool parse_schedule_json(const std::string& text, Schedule& out, Diagnostics& di
   };
   try {
     root = json::parse(text, check_keys);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, and out_of_range for a number too big for a double (1e999)
     diag.error("", std::string("not valid JSON: ") + e.what());
     return false;
   }

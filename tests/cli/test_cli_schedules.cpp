@@ -30,6 +30,7 @@ const std::string kLine4 = "{topology: line, dims: [4]}";
 const std::vector<BadSchedule>& cases() {
   static const std::vector<BadSchedule> v = {
       {"truncated.json", kMesh, {"error: not valid JSON: ", "parse error at line 6"}},
+      {"number_overflow.json", kMesh, {"error: not valid JSON: ", "number overflow parsing '1e999'"}},
       {"top_level_array.json", kMesh, {"error: expected a JSON object at the top level, got array"}},
       {"unknown_top_field.json", kMesh, {"field \"stpes\": error: unknown field (expected wormsim_schedule, "}},
       {"unknown_message_field.json", kMesh,
