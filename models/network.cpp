@@ -28,12 +28,13 @@ std::string to_string(RunStatus s) {
 }
 
 Network::Network(sc_core::sc_module_name name, const Topology& topo, const NetworkParams& params)
-    : sc_core::sc_module(name), topo_(topo), params_(params) {
+    : sc_core::sc_module(name), topo_(topo), params_(params), express_(&ctx_) {
   ctx_.timing = params.timing;
   ctx_.ports = params.ports;
   ctx_.vcs = params.vcs;
   ctx_.buffer_flits = params.buffer_flits;
   ctx_.fast_paths = params.fast_paths;
+  ctx_.express = ExpressWorms::enabled(ctx_);
   ctx_.dateline_classes = topo.kind() == TopologyKind::Torus && params.vcs >= 2;
   ctx_.link_busy.assign(topo.num_links(), 0);
 
@@ -77,10 +78,15 @@ void Network::release(uint32_t msg, uint64_t when) {
   m.release = when;
   NetworkInterface* ni = nis_[m.src];
   ni->submit(msg);
-  ni->wake = std::min(ni->wake, when + ctx_.timing.startup);
+  wake_interface(ni, when + ctx_.timing.startup);
+}
+
+void Network::wake_interface(NetworkInterface* ni, uint64_t when) {
+  ni->wake = std::min(ni->wake, when);
   if (!ni->active) {
     ni->active = true;
-    active_ni_bits_[static_cast<size_t>(m.src) / 64] |= uint64_t{1} << (m.src % 64);
+    const auto node = static_cast<size_t>(ni->node());
+    active_ni_bits_[node / 64] |= uint64_t{1} << (node % 64);
   }
 }
 
@@ -116,6 +122,27 @@ void Network::step_routers(uint64_t now) {
         --active_count_;
         return false;
       });
+}
+
+// Express worms move after every router has stepped (models/express_worms.hpp);
+// the worms whose header left in this cycle join them from the next one.
+void Network::step_express_routers(uint64_t now) {
+  if (!express_.empty()) express_.step_routers(now);
+  for (uint32_t msg : ctx_.headers_ejected) {
+    const auto src = static_cast<size_t>(ctx_.msgs[msg].src);
+    express_.admit(msg, routers_[src], nis_[src]);
+  }
+  ctx_.headers_ejected.clear();
+  add_woken_routers();
+}
+
+// Express worms still entering the network inject after the interfaces' steps;
+// an interface whose channel a tail freed steps again from the next cycle.
+void Network::step_express_interfaces(uint64_t now) {
+  if (express_.empty()) return;
+  express_.step_interfaces(now, woken_nis_);
+  for (NetworkInterface* ni : woken_nis_) wake_interface(ni, ni->wake);
+  woken_nis_.clear();
   add_woken_routers();
 }
 
@@ -165,9 +192,11 @@ void Network::tick() {
   }
   ++cycles_stepped_;
   step_routers(now);
+  step_express_routers(now);
   for (TrafficSource* src : sources_) src->after_routers(*this, now);
   ctx_.delivered_now.clear();
   step_interfaces(now);
+  step_express_interfaces(now);
   for (TrafficSource* src : sources_) src->after_interfaces(*this, now);
   ctx_.injected_now.clear();
 
@@ -184,7 +213,7 @@ void Network::tick() {
     status_ = RunStatus::Deadlock;
     return;
   }
-  uint64_t next = active_count_ == 0 ? next_interface_wake() : now + 1;
+  uint64_t next = active_count_ == 0 && express_.empty() ? next_interface_wake() : now + 1;
   bool finished = true;
   for (TrafficSource* src : sources_) {
     next = std::min(next, std::max(now + 1, src->next_event()));

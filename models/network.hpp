@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "models/express_worms.hpp"
 #include "models/module_pool.hpp"
 #include "models/network_interface.hpp"
 #include "models/router.hpp"
@@ -68,6 +69,7 @@ class Network : public sc_core::sc_module {
   RunStatus status() const { return status_; }
   uint64_t cycle() const { return cycle_; }
   uint64_t cycles_simulated() const { return cycles_stepped_; }
+  const ExpressWorms& express_worms() const { return express_; }
   const std::vector<WaitEdge>& deadlock_cycle() const { return deadlock_; }
   // True when no buffer holds more than its capacity and flit counts add up.
   bool buffers_consistent() const;
@@ -79,6 +81,9 @@ class Network : public sc_core::sc_module {
   void step_interfaces(uint64_t now);
   void step_routers(uint64_t now);
   void add_woken_routers();
+  void step_express_routers(uint64_t now);
+  void step_express_interfaces(uint64_t now);
+  void wake_interface(NetworkInterface* ni, uint64_t when);
   void find_wait_cycle(uint64_t now);
   uint64_t next_interface_wake() const;
   void check_invariants(uint64_t now) const;
@@ -91,6 +96,8 @@ class Network : public sc_core::sc_module {
   ModulePool<NetworkInterface> nis_;
   std::vector<uint64_t> active_bits_;  // routers holding flits, one bit per node
   size_t active_count_ = 0;
+  ExpressWorms express_;               // worms whose header has left, moved without their routers
+  std::vector<NetworkInterface*> woken_nis_;  // scratch: interfaces an express tail freed a channel of
   std::vector<uint64_t> active_ni_bits_;  // interfaces with work (NetworkInterface::wake != kNever), one bit per node
   std::vector<TrafficSource*> sources_;
   RunStatus status_ = RunStatus::Running;

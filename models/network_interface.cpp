@@ -105,6 +105,21 @@ void NetworkInterface::inject(int c, uint64_t now) {
   else ++ch.next_flit;
 }
 
+int NetworkInterface::begin_express(uint32_t msg) {
+  for (int c = 0; c < channels_; ++c)
+    if (ch_[c].msg == msg) {
+      ch_[c].express = true;
+      return c;
+    }
+  return -1;
+}
+
+void NetworkInterface::end_express(int c, uint64_t now) {
+  ch_[c].express = false;
+  finish(c, now);
+  wake = std::min(wake, now + 1);
+}
+
 // The tail of channel `c`'s message has gone into the router: the channel is free.
 void NetworkInterface::finish(int c, uint64_t now) {
   Channel& ch = ch_[c];
@@ -116,15 +131,20 @@ void NetworkInterface::finish(int c, uint64_t now) {
 }
 
 // Flattened: inject is inlined (it runs once per flit).
+// While every channel is busy and the busy ones are express worms', nothing can
+// happen here until one of their tails goes in, and that wakes the interface.
 [[gnu::flatten]] uint64_t NetworkInterface::step(uint64_t now) {
   if (!queue_.empty()) start_waiting(now);
   bool busy_channel = false;
   for (int c = 0; c < channels_; ++c) {
-    if (ch_[c].msg == kNoMessage) continue;
+    if (ch_[c].msg == kNoMessage || ch_[c].express) continue;
     inject(c, now);
     busy_channel = busy_channel || ch_[c].msg != kNoMessage;
   }
   if (busy_channel) return now + 1;
+  bool idle_channel = false;
+  for (int c = 0; c < channels_ && !idle_channel; ++c) idle_channel = ch_[c].msg == kNoMessage;
+  if (!idle_channel) return kNever;
   uint64_t next = kNever;
   for (uint32_t msg : queue_)
     next = std::min(next, std::max(now + 1, ctx_->msgs[msg].release + ctx_->timing.startup));

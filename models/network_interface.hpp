@@ -40,10 +40,21 @@ class NetworkInterface : public sc_core::sc_module {
     __builtin_prefetch(&node_);
     __builtin_prefetch(&wake);
   }
+  // Express worms (models/express_worms.hpp): hands the channel carrying `msg`
+  // to the express loop, which injects the rest of its flits; returns the
+  // channel (-1 if the tail has gone in already). The interface's own step
+  // leaves the channel alone from then on.
+  int begin_express(uint32_t msg);
+  // The express loop has put the tail of channel `c`'s message in: the channel
+  // is free, and a waiting message may start on it from the next cycle.
+  void end_express(int c, uint64_t now);
+
   bool active = false;  // in the network's bitmap of interfaces with work
   uint64_t wake = kNever;  // next cycle the network steps it (kNever: nothing to do)
 
  private:
+  friend class ExpressWorms;
+
   struct Channel {
     // The router's injection buffer this channel feeds; its credits are kept there (models/channel.hpp).
     FlitQueue* buffer = nullptr;
@@ -51,6 +62,7 @@ class NetworkInterface : public sc_core::sc_module {
     uint32_t next_flit = 0;
     uint32_t flits = 0;  // the message's length, copied so a flit does not read the cold message record
     uint64_t since = 0;  // cycle the message started on this channel (timeline traces)
+    bool express = false;  // its message is an express worm's: the express loop injects it
   };
   int usable_channel(uint32_t msg, const char* claimed) const;
   void start_waiting(uint64_t now);

@@ -23,11 +23,11 @@ Router::Router(sc_core::sc_module_name name, int node, int link_ports, int inj_c
                int ej_channels, SimContext* ctx, std::byte* arena)
     : sc_core::sc_module(name),
       ctx_(ctx),
-      scratch_(&ctx->scratch),
       vcs_(ctx->vcs),
       link_ports_(link_ports),
       in_ports_(link_ports + inj_channels),
       vc_div_(ctx->vcs),
+      scratch_(&ctx->scratch),
       node_(node),
       inj_channels_(inj_channels),
       ej_channels_(ej_channels),
@@ -295,7 +295,10 @@ void Router::move_flit(int in_vc, int in_port, uint64_t now) {
 // A header or tail left the network: its message's timestamps, and the executor's event.
 void Router::eject(const Flit& f, uint64_t now) {
   MessageRecord& m = ctx_->msgs[f.msg];
-  if (f.head) m.header_arrival = now;
+  if (f.head) {
+    m.header_arrival = now;
+    if (ctx_->express && !f.tail) ctx_->headers_ejected.push_back(f.msg);
+  }
   if (f.tail) {
     m.delivered = now;
     ctx_->delivered_now.push_back(f.msg);
@@ -345,6 +348,49 @@ bool Router::port_has_head(int ip) const {
   for (int i = ip * vcs_, end = i + vcs_of_port(ip); i < end; ++i)
     if (!in_[i].q.empty() && in_[i].q.front().head) return true;
   return false;
+}
+
+// --- express worms ------------------------------------------------------------
+
+int Router::express_vc(int ip, uint32_t msg) const {
+  for (int i = ip * vcs_, end = i + vcs_of_port(ip); i < end; ++i) {
+    const InputVC& iv = in_[i];
+    if (iv.out >= 0 && out_[iv.out].owner == msg) return i;
+  }
+  return -1;
+}
+
+Router* Router::downstream(int port, int* in_port, int* link) const {
+  if (port >= link_ports_) return nullptr;
+  const OutputVC& ov = out_[port * vcs_];
+  *in_port = ov.dst_port;
+  *link = ov.link;
+  return ov.dst;
+}
+
+// The port's flits, from now on, are the express loop's: the router stops
+// offering them (occupied_ports_), and flits arriving on it do not wake it.
+// Its front is the express worm's body (its header has left), so it holds no head.
+void Router::begin_express(int in_vc, int ip) {
+  (void)in_vc;
+  express_ports_ |= bit(ip);
+  occupied_ports_ &= ~bit(ip);
+}
+
+// The tail's move was the express loop's (ExpressWorms::step_routers, the same
+// move as move_flit); the rest is what a router does when a tail leaves
+// (release_output, after_pop), and the port's remaining flits, if any, wake it.
+void Router::end_express(int in_vc, int ip, const Flit& tail, uint64_t now) {
+  release_output(in_vc, tail, now);
+  express_ports_ &= ~bit(ip);
+  const FlitQueue& q = in_[in_vc].q;
+  if (q.empty()) return;
+  occupied_ports_ |= bit(ip);
+  if (q.front().head) head_ports_ |= bit(ip);
+  if (!active_) {
+    active_ = true;
+    ctx_->woken_routers.push_back(this);
+  }
 }
 
 // --- stall accounting -------------------------------------------------------
@@ -415,7 +461,9 @@ bool Router::buffers_within_capacity() const {
       if (in_[i].q.size() > in_[i].q.capacity()) return false;
       port_flits += in_[i].q.size();
     }
-    if ((port_flits > 0) != ((occupied_ports_ & bit(ip)) != 0)) return false;
+    // An express worm's port is not the router's to move: never occupied, whatever it holds.
+    const bool occupied = (occupied_ports_ & bit(ip)) != 0;
+    if ((express_ports_ & bit(ip)) ? occupied : (port_flits > 0) != occupied) return false;
     if (port_has_head(ip) != ((head_ports_ & bit(ip)) != 0)) return false;
     total += port_flits;
   }

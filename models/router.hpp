@@ -46,10 +46,13 @@ class Router : public sc_core::sc_module {
   // A flit arrives in input buffer `q` (one of this router's, on port `in_port`);
   // the sender held a credit for it.
   void accept(int in_port, FlitQueue& q, const Flit& f) {
-    if (q.empty() && f.head) head_ports_ |= uint64_t{1} << in_port;  // it is the new front
+    const uint64_t b = uint64_t{1} << in_port;
+    if (q.empty() && f.head) head_ports_ |= b;  // it is the new front
     q.push(f);
-    occupied_ports_ |= uint64_t{1} << in_port;
-    if (buffered_++ == 0 && !active_) {
+    ++buffered_;
+    if (express_ports_ & b) return;  // an express worm's stage: the express loop moves it, not this router
+    occupied_ports_ |= b;
+    if (!active_) {
       active_ = true;
       ctx_->woken_routers.push_back(this);
     }
@@ -63,9 +66,31 @@ class Router : public sc_core::sc_module {
   }
 
   int node() const { return node_; }
-  bool holds_flits() const { return buffered_ > 0; }
+  // True while some input port holds flits the router itself must move (not an express worm's).
+  bool holds_flits() const { return occupied_ports_ != 0; }
   // Cleared by the network when it drops the router from the active list.
   void set_active(bool a) { active_ = a; }
+
+  // --- Express worms (models/express_worms.hpp) ---------------------------
+  // A worm whose header has left the network holds every channel from the one
+  // its tail is in to its ejection channel; with one VC per port nothing else
+  // can use them, so the network's express loop moves its flits and its
+  // routers leave those input ports alone until its tail has passed.
+  //
+  // The input VC of input port `ip` whose front worm is `msg` and holds an output; -1 if none.
+  int express_vc(int ip, uint32_t msg) const;
+  // Where output port `port` leads: the downstream router (null for ejection),
+  // its input port, and the link's id.
+  Router* downstream(int port, int* in_port, int* link) const;
+  int link_ports() const { return link_ports_; }
+  int injection_ports() const { return in_ports_ - link_ports_; }
+  int held_output_port(int in_vc) const { return out_port_of(in_[in_vc].out); }
+  // Hands input VC `in_vc` (port `ip`) to the express loop, which moves its
+  // flits (ExpressWorms is a friend: its per-flit loop works on the buffers directly).
+  void begin_express(int in_vc, int ip);
+  // The express worm's tail has just left input VC `in_vc` (port `ip`): the
+  // worm gives up its output, and the port is the router's again.
+  void end_express(int in_vc, int ip, const Flit& tail, uint64_t now);
 
   // For the watchdog's report: the worm each waiting head is blocked by.
   struct Wait {
@@ -136,6 +161,8 @@ class Router : public sc_core::sc_module {
   static ArenaLayout layout(int link_ports, int inj_channels, int ej_channels, int vcs, int depth);
   void build_arena(std::byte* base, uint16_t depth);
 
+  friend class ExpressWorms;
+
   // Hot state: everything a step reads, in one cache line. The rest of the
   // router's state lives in the arena right behind the object (ModulePool), so
   // stepping a router touches a few neighbouring cache lines.
@@ -143,8 +170,8 @@ class Router : public sc_core::sc_module {
   OutputVC* out_ = nullptr;            // link_ports_ * vcs_ link VCs, then ej_channels_ ejection channels
   uint64_t occupied_ports_ = 0;        // input ports with at least one flit buffered
   uint64_t head_ports_ = 0;            // input ports with a head at the front of some VC
+  uint64_t express_ports_ = 0;         // input ports an express worm is draining (not in occupied_ports_)
   SimContext* ctx_;
-  RouterScratch* scratch_;             // per-cycle scratch, shared by all routers (stepped one at a time)
   uint8_t* rr_ = nullptr;              // round-robin pointers: in_ports_ (VC per input port), then out_ports_
   int buffered_ = 0;
   int vcs_;
@@ -154,6 +181,7 @@ class Router : public sc_core::sc_module {
   VcDivider vc_div_;                   // x / vcs_ without a divide instruction
   bool active_ = false;
   // Cold
+  RouterScratch* scratch_;             // per-cycle scratch, shared by all routers (stepped one at a time)
   int node_;
   int inj_channels_, ej_channels_;
   int out_ports_;

@@ -82,6 +82,7 @@ struct SimContext {
   int buffer_flits = 4;
   bool dateline_classes = false;  // torus with >= 2 VCs: VC v serves class v % 2
   bool fast_paths = true;         // routers may take their streaming shortcut (same results, less work)
+  bool express = false;           // worms whose header has left go to the express loop (models/express_worms.hpp)
 
   RouterScratch scratch;
   std::vector<ChannelUse>* channel_trace = nullptr;  // set when a timeline trace is requested
@@ -94,6 +95,7 @@ struct SimContext {
   // Events of the current cycle, consumed by the schedule executor
   std::vector<uint32_t> delivered_now;  // tails ejected
   std::vector<uint32_t> injected_now;   // tails that left their injection channel
+  std::vector<uint32_t> headers_ejected;  // worms whose header was ejected this cycle (while express is on)
   // Progress counters for the watchdog and the invariants
   uint64_t flits_moved = 0;     // flit movements of any kind (cumulative)
   uint64_t flits_injected = 0;

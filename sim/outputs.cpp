@@ -145,7 +145,9 @@ std::string summary_json(const RunReport& rep) {
                       {"simulation_seconds", sim},
                       {"wall_seconds", rep.host.wall_seconds},
                       {"simulated_cycles_per_second", sim > 0 ? static_cast<double>(m.span) / sim : 0.0},
-                      {"flit_hops_per_second", sim > 0 ? static_cast<double>(m.flit_hops) / sim : 0.0}};
+                      {"flit_hops_per_second", sim > 0 ? static_cast<double>(m.flit_hops) / sim : 0.0},
+                      {"express_worms", rep.host.express_worms},
+                      {"express_flit_moves", rep.host.express_flit_moves}};
   }
   return j.dump(2) + "\n";
 }

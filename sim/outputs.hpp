@@ -18,6 +18,8 @@ struct HostTiming {
   double elaboration_seconds = 0.0;
   double simulation_seconds = 0.0;
   double wall_seconds = 0.0;
+  uint64_t express_worms = 0;       // worms admitted to the express loop (models/express_worms.hpp)
+  uint64_t express_flit_moves = 0;  // flit moves and injections it made
 };
 
 struct RunReport {

@@ -401,6 +401,17 @@ TEST(CliRun, FastPathsChangeNothing) {
       {(source_dir() / "configs" / "bench" / "b1_uniform_16x16.yaml").string(), "--set",
        "traffic={pattern: uniform, rate: 0.03, flits: 16, cycles: 600}", "--set", "network.vcs=3", "--set",
        "network.buffer_flits=2"},
+      // One VC per port: worms whose header has left go to the express loop (models/express_worms.hpp).
+      {kDefault, "--set", "schedule={algorithm: multinode-broadcast, mode: eager, flits: 6}", "--set",
+       "network.topology=hypercube", "--set", "network.dims=[5]", "--set", "network.port_model=2-port", "--set",
+       "network.buffer_flits=1", "--set", "timing.startup=2"},
+      {kDefault, "--set", "schedule={algorithm: eye, source: eye, mode: eager, flits: 24}", "--set",
+       "network.dims=[8,8]", "--set", "network.port_model=all-port", "--set", "timing.link_delay=0", "--set",
+       "timing.credit_delay=3", "--set", "network.buffer_flits=3", "--set",
+       "traffic={pattern: transpose, rate: 0.03, flits: 5, cycles: 500}"},
+      {kDefault, "--set", "schedule={algorithm: eye, source: eye, mode: barrier, flits: 9}", "--set",
+       "network.dims=[8,8]", "--set", "timing.router_delay=2", "--set", "timing.link_delay=2", "--set",
+       "network.buffer_flits=7"},
   };
   TempDir tmp;
   for (size_t c = 0; c < cases.size(); ++c) {
@@ -425,6 +436,38 @@ TEST(CliRun, FastPathsChangeNothing) {
       ++compared;
     }
     EXPECT_GE(compared, output_files().size() + 1) << "the four outputs and the trace";
+  }
+}
+
+// The express loop must really carry the worms it is meant for, or the test
+// above would compare the full pipeline with itself: on a one-VC mesh every
+// worm of a broadcast goes express once its header has left, and most flit
+// moves are the loop's. It never runs with several VCs or without fast paths.
+TEST(CliRun, ExpressWormsCarryABroadcast) {
+  TempDir tmp;
+  auto host = [&](const std::string& name, std::vector<std::string> extra) {
+    std::vector<std::string> args = {"run", default_config().string(), "--set",
+                                     "schedule={algorithm: eye, source: eye, mode: eager, flits: 32}", "--set",
+                                     "network.dims=[8,8]", "--out", (tmp / name).string(), "--quiet"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const Result r = run_wormsim(args, tmp.path());
+    EXPECT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+    return load_json(tmp / name / "summary.json").at("host");
+  };
+  const json one_vc = host("one_vc", {});
+  EXPECT_EQ(one_vc.at("express_worms"), 63) << one_vc.dump();
+  // 63 worms of 32 flits: 2016 injections, and 2016 moves per router on their routes.
+  const long moves = one_vc.at("express_flit_moves").get<long>();
+  EXPECT_GT(moves, 2016) << one_vc.dump();
+  const json summary = load_json(tmp / "one_vc" / "summary.json");
+  const long all_moves = 2 * 2016 + summary.at("metrics").at("flit_hops").get<long>();
+  EXPECT_LT(moves, all_moves);
+  EXPECT_GT(2 * moves, all_moves) << "most flit moves should be the express loop's";
+  for (const auto& [name, extra] : std::vector<std::pair<std::string, std::vector<std::string>>>{
+           {"two_vcs", {"--set", "network.vcs=2"}}, {"no_fast_paths", {"--set", "run.fast_paths=false"}}}) {
+    const json h = host(name, extra);
+    EXPECT_EQ(h.at("express_worms"), 0) << name;
+    EXPECT_EQ(h.at("express_flit_moves"), 0) << name;
   }
 }
 

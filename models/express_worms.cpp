@@ -1,0 +1,161 @@
+#include "models/express_worms.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+
+#include "models/network_interface.hpp"
+#include "models/router.hpp"
+
+namespace wormsim {
+
+// Walks the worm's route from its source router: stage 0 is the injection
+// channel it entered by, stage h + 1 the input port hop h leads to. The worm
+// still holds the stages from the one its tail is in to the last; those
+// become express. A route through some link twice is left to the routers
+// (its stages would share a buffer).
+bool ExpressWorms::admit(uint32_t msg, Router* source, NetworkInterface* ni) {
+  const MessageRecord& m = ctx_->msgs[msg];
+  if (m.flits == 1 || m.delivered != kNever) return false;  // nothing left of it in the network
+  if (link_seen_.size() < ctx_->link_busy.size()) link_seen_.assign(ctx_->link_busy.size(), 0);
+  ++admissions_;
+  path_.clear();
+  auto stage = [](Router* r, int ip, uint32_t msg) {
+    return Stage{nullptr, nullptr, r, nullptr, -1, r->express_vc(ip, msg), ip};
+  };
+  int ip0 = source->link_ports();
+  for (int c = 0; c < source->injection_ports(); ++c)
+    if (source->express_vc(source->link_ports() + c, msg) >= 0) ip0 = source->link_ports() + c;
+  path_.push_back(stage(source, ip0, msg));
+  const RouteHop* route = ctx_->route_of(msg);
+  for (int h = 0; h < m.hops; ++h) {
+    Stage& from = path_.back();
+    int ip = -1;
+    Router* r = from.router->downstream(route[h].port, &ip, &from.link);
+    if (link_seen_[static_cast<size_t>(from.link)] == admissions_) return false;
+    link_seen_[static_cast<size_t>(from.link)] = admissions_;
+    path_.push_back(stage(r, ip, msg));
+  }
+  // The held stages are a suffix of the path, each holding the output its route says.
+  size_t first = 0;
+  while (first < path_.size() && path_[first].in_vc < 0) ++first;
+  if (first == path_.size()) return false;
+  for (size_t k = first; k < path_.size(); ++k) {
+    const Stage& s = path_[k];
+    if (s.in_vc < 0) return false;
+    const int out = s.router->held_output_port(s.in_vc);
+    if (k + 1 < path_.size() ? out != route[k].port : out < s.router->link_ports()) return false;
+  }
+  const auto begin = static_cast<uint32_t>(stages_.size());
+  for (size_t k = first; k < path_.size(); ++k) {
+    Stage s = path_[k];
+    s.q = &s.router->in_[s.in_vc].q;
+    if (k + 1 < path_.size()) {
+      s.next = path_[k + 1].router;
+      s.down = &s.next->in_[path_[k + 1].in_vc].q;
+    }
+    s.router->begin_express(s.in_vc, s.in_port);
+    stages_.push_back(s);
+  }
+  Worm w{begin, static_cast<uint32_t>(stages_.size()), msg, 0, nullptr, -1, nullptr, source};
+  // While its tail has not gone in, the worm holds its injection channel and the buffer it feeds.
+  if (first == 0 && (w.channel = ni->begin_express(msg)) >= 0) {
+    const NetworkInterface::Channel& ch = ni->ch_[w.channel];
+    w.ni = ni;
+    w.left = ch.flits - ch.next_flit;
+    w.inj = ch.buffer;
+  }
+  worms_.push_back(w);
+  ++admitted_;
+  return true;
+}
+
+// The interface's injection (NetworkInterface::inject) of a body flit or the tail.
+void ExpressWorms::step_interfaces(uint64_t now, std::vector<NetworkInterface*>& woken) {
+  const uint64_t ready = now + static_cast<uint64_t>(ctx_->timing.router_delay);
+  uint64_t injected = 0;
+  for (Worm& w : worms_) {
+    if (!w.ni || !w.inj->has_credit(now)) continue;
+    Flit f;
+    f.ready = ready;
+    f.msg = w.msg;
+    f.tail = --w.left == 0;
+    w.inj->push(f);
+    ++w.source->buffered_;
+    ++injected;
+    if (!f.tail) continue;
+    w.ni->end_express(w.channel, now);
+    woken.push_back(w.ni);
+    w.ni = nullptr;
+  }
+  ctx_->flits_moved += injected;
+  ctx_->flits_injected += injected;
+  flit_moves_ += injected;
+}
+
+// Each stage moves its front flit when it is ready and the next stage's buffer
+// has a credit: the router's move (Router::move_flit) of a body flit or the
+// tail. A worm's tail leaves its stages in order, so the stage it leaves is
+// always the worm's first; a worm whose tail has been ejected is dropped.
+void ExpressWorms::step_routers(uint64_t now) {
+  const uint64_t seen_free = now + static_cast<uint64_t>(ctx_->timing.credit_delay);
+  const uint64_t arrives = now + static_cast<uint64_t>(ctx_->timing.link_delay + ctx_->timing.router_delay);
+  uint64_t* link_busy = ctx_->link_busy.data();
+  uint64_t moved = 0, ejected = 0;
+  bool finished = false;
+  for (Worm& w : worms_) {
+    for (uint32_t k = w.first; k < w.end; ++k) {
+      const Stage& s = stages_[k];
+      FlitQueue& q = *s.q;
+      if (q.empty() || q.front_ready() > now) continue;
+      if (s.down && !s.down->has_credit(now)) continue;
+      Flit f = q.pop(seen_free);
+      --s.router->buffered_;
+      ++moved;
+      if (s.down) {
+        f.ready = arrives;
+        ++link_busy[s.link];
+        s.down->push(f);
+        ++s.next->buffered_;
+      } else {
+        ++ejected;
+        if (f.tail) s.router->eject(f, now);
+      }
+      if (!f.tail) continue;
+#ifdef WORMSIM_CHECKED
+      if (k != w.first) {
+        std::fprintf(stderr, "wormsim: invariant broken at cycle %llu: an express worm's tail left a stage out of order\n",
+                     static_cast<unsigned long long>(now));
+        std::abort();
+      }
+#endif
+      s.router->end_express(s.in_vc, s.in_port, f, now);
+      ++w.first;
+    }
+    finished = finished || w.first == w.end;
+  }
+  ctx_->flits_moved += moved;
+  ctx_->flits_ejected += ejected;
+  flit_moves_ += moved;
+  if (finished) drop_finished();
+}
+
+// Stages of finished worms are dropped once they are most of the storage.
+void ExpressWorms::drop_finished() {
+  worms_.erase(std::remove_if(worms_.begin(), worms_.end(), [](const Worm& w) { return w.first == w.end; }),
+               worms_.end());
+  size_t live = 0;
+  for (const Worm& w : worms_) live += w.end - w.first;
+  if (stages_.size() < 64 || stages_.size() < 4 * live) return;
+  std::vector<Stage> kept;
+  kept.reserve(2 * live);
+  for (Worm& w : worms_) {
+    const auto begin = static_cast<uint32_t>(kept.size());
+    kept.insert(kept.end(), stages_.begin() + w.first, stages_.begin() + w.end);
+    w.first = begin;
+    w.end = static_cast<uint32_t>(kept.size());
+  }
+  stages_.swap(kept);
+}
+
+}  // namespace wormsim
