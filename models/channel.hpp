@@ -33,12 +33,14 @@ class FlitQueue {
     buf_ = storage;
     cap_ = capacity;
     credit_at_ = buf_[0].ready;
+    front_ready_ = kNoCredit;
   }
   bool empty() const { return count_ == 0; }
   uint16_t size() const { return count_; }
   uint16_t capacity() const { return cap_; }
   const Flit& front() const { return buf_[head_]; }
-  // front().ready, kept here so that a router polling a waiting worm does not read the buffer.
+  // front().ready, kept here so that a router polling a waiting worm does not
+  // read the buffer; kNoCredit (never ready) while the buffer is empty.
   uint64_t front_ready() const { return front_ready_; }
   const Flit& at(uint16_t i) const { return buf_[wrap(head_ + i)]; }
 
@@ -47,11 +49,11 @@ class FlitQueue {
   bool has_credit(uint64_t now) const { return credit_at_ <= now; }
   // Puts a flit in the tail slot; the sender must hold a credit (has_credit).
   void push(const Flit& f) {
-    const uint32_t tail = wrap(head_ + count_);
-    buf_[tail] = f;
+    buf_[tail_] = f;
     if (count_ == 0) front_ready_ = f.ready;
+    tail_ = static_cast<uint16_t>(wrap(tail_ + 1u));
     ++count_;
-    credit_at_ = count_ < cap_ ? buf_[wrap(tail + 1)].ready : kNoCredit;
+    credit_at_ = count_ < cap_ ? buf_[tail_].ready : kNoCredit;
   }
   // Takes the front flit out; its slot is seen free by the sender from cycle `seen_free_at`.
   Flit pop(uint64_t seen_free_at) {
@@ -59,9 +61,9 @@ class FlitQueue {
     const Flit f = slot;
     slot.ready = seen_free_at;  // a free slot's `ready` is when the sender sees it free
     if (count_ == cap_) credit_at_ = seen_free_at;  // the slot just freed is the new tail
-    head_ = static_cast<uint16_t>(wrap(head_ + 1));
+    head_ = static_cast<uint16_t>(wrap(head_ + 1u));
     --count_;
-    if (count_ > 0) front_ready_ = buf_[head_].ready;
+    front_ready_ = count_ > 0 ? buf_[head_].ready : kNoCredit;
     return f;
   }
   // Free slots the sender has not seen freed yet at cycle `now` (credits in flight).
@@ -76,7 +78,8 @@ class FlitQueue {
   bool consistent() const {
     for (uint32_t i = count_ + 1; i < cap_; ++i)
       if (buf_[wrap(head_ + i)].ready < buf_[wrap(head_ + i - 1)].ready) return false;
-    if (count_ > 0 && front_ready_ != buf_[head_].ready) return false;
+    if (front_ready_ != (count_ > 0 ? buf_[head_].ready : kNoCredit)) return false;
+    if (tail_ != wrap(head_ + count_)) return false;
     return credit_at_ == (count_ < cap_ ? buf_[wrap(head_ + count_)].ready : kNoCredit);
   }
 
@@ -86,8 +89,9 @@ class FlitQueue {
 
   Flit* buf_ = nullptr;
   uint64_t credit_at_ = 0;    // when the sender sees the tail slot free; kNoCredit while full
-  uint64_t front_ready_ = 0;  // front().ready while not empty
+  uint64_t front_ready_ = 0;  // front().ready; kNoCredit while empty
   uint16_t cap_ = 0, head_ = 0, count_ = 0;
+  uint16_t tail_ = 0;  // the slot the next push fills: wrap(head_ + count_)
 };
 
 }  // namespace wormsim

@@ -21,7 +21,7 @@ bool ExpressWorms::admit(uint32_t msg, Router* source, NetworkInterface* ni) {
   ++admissions_;
   path_.clear();
   auto stage = [](Router* r, int ip, uint32_t msg) {
-    return Stage{nullptr, nullptr, r, nullptr, -1, r->express_vc(ip, msg), ip};
+    return Stage{nullptr, nullptr, r, -1, static_cast<int16_t>(r->express_vc(ip, msg)), static_cast<int16_t>(ip)};
   };
   int ip0 = source->link_ports();
   for (int c = 0; c < source->injection_ports(); ++c)
@@ -50,43 +50,44 @@ bool ExpressWorms::admit(uint32_t msg, Router* source, NetworkInterface* ni) {
   for (size_t k = first; k < path_.size(); ++k) {
     Stage s = path_[k];
     s.q = &s.router->in_[s.in_vc].q;
-    if (k + 1 < path_.size()) {
-      s.next = path_[k + 1].router;
-      s.down = &s.next->in_[path_[k + 1].in_vc].q;
-    }
+    if (k + 1 < path_.size()) s.down = &path_[k + 1].router->in_[path_[k + 1].in_vc].q;
     s.router->begin_express(s.in_vc, s.in_port);
     stages_.push_back(s);
   }
-  Worm w{begin, static_cast<uint32_t>(stages_.size()), msg, 0, nullptr, -1, nullptr, source};
+  worms_.push_back(Worm{begin, static_cast<uint32_t>(stages_.size())});
   // While its tail has not gone in, the worm holds its injection channel and the buffer it feeds.
-  if (first == 0 && (w.channel = ni->begin_express(msg)) >= 0) {
-    const NetworkInterface::Channel& ch = ni->ch_[w.channel];
-    w.ni = ni;
-    w.left = ch.flits - ch.next_flit;
-    w.inj = ch.buffer;
+  const int channel = first == 0 ? ni->begin_express(msg) : -1;
+  if (channel >= 0) {
+    const NetworkInterface::Channel& ch = ni->ch_[channel];
+    entering_.push_back(Entering{ch.buffer, ni, msg, ch.flits - ch.next_flit, channel});
   }
-  worms_.push_back(w);
   ++admitted_;
   return true;
 }
 
-// The interface's injection (NetworkInterface::inject) of a body flit or the tail.
+// The interface's injection (NetworkInterface::inject) of a body flit or the
+// tail. The order of the worms changes nothing: each feeds its own buffer.
 void ExpressWorms::step_interfaces(uint64_t now, std::vector<NetworkInterface*>& woken) {
   const uint64_t ready = now + static_cast<uint64_t>(ctx_->timing.router_delay);
   uint64_t injected = 0;
-  for (Worm& w : worms_) {
-    if (!w.ni || !w.inj->has_credit(now)) continue;
-    Flit f;
-    f.ready = ready;
-    f.msg = w.msg;
-    f.tail = --w.left == 0;
-    w.inj->push(f);
-    ++w.source->buffered_;
-    ++injected;
-    if (!f.tail) continue;
-    w.ni->end_express(w.channel, now);
-    woken.push_back(w.ni);
-    w.ni = nullptr;
+  for (size_t i = 0; i < entering_.size();) {
+    Entering& e = entering_[i];
+    if (e.inj->has_credit(now)) {
+      Flit f;
+      f.ready = ready;
+      f.msg = e.msg;
+      f.tail = --e.left == 0;
+      e.inj->push(f);
+      ++injected;
+      if (f.tail) {
+        e.ni->end_express(e.channel, now);
+        woken.push_back(e.ni);
+        e = entering_.back();
+        entering_.pop_back();
+        continue;
+      }
+    }
+    ++i;
   }
   ctx_->flits_moved += injected;
   ctx_->flits_injected += injected;
@@ -94,9 +95,8 @@ void ExpressWorms::step_interfaces(uint64_t now, std::vector<NetworkInterface*>&
 }
 
 // Each stage moves its front flit when it is ready and the next stage's buffer
-// has a credit: the router's move (Router::move_flit) of a body flit or the
-// tail. A worm's tail leaves its stages in order, so the stage it leaves is
-// always the worm's first; a worm whose tail has been ejected is dropped.
+// has a credit (the last stage, the ejection channel, needs none): the router's
+// move (Router::move_flit) of a body flit or the tail.
 void ExpressWorms::step_routers(uint64_t now) {
   const uint64_t seen_free = now + static_cast<uint64_t>(ctx_->timing.credit_delay);
   const uint64_t arrives = now + static_cast<uint64_t>(ctx_->timing.link_delay + ctx_->timing.router_delay);
@@ -104,40 +104,49 @@ void ExpressWorms::step_routers(uint64_t now) {
   uint64_t moved = 0, ejected = 0;
   bool finished = false;
   for (Worm& w : worms_) {
-    for (uint32_t k = w.first; k < w.end; ++k) {
+    const uint32_t last = w.end - 1;
+    for (uint32_t k = w.first; k < last; ++k) {
       const Stage& s = stages_[k];
       FlitQueue& q = *s.q;
-      if (q.empty() || q.front_ready() > now) continue;
-      if (s.down && !s.down->has_credit(now)) continue;
+      if (q.front_ready() > now || !s.down->has_credit(now)) continue;
       Flit f = q.pop(seen_free);
-      --s.router->buffered_;
+      f.ready = arrives;
+      ++link_busy[s.link];
+      s.down->push(f);
       ++moved;
-      if (s.down) {
-        f.ready = arrives;
-        ++link_busy[s.link];
-        s.down->push(f);
-        ++s.next->buffered_;
-      } else {
-        ++ejected;
-        if (f.tail) s.router->eject(f, now);
-      }
-      if (!f.tail) continue;
-#ifdef WORMSIM_CHECKED
-      if (k != w.first) {
-        std::fprintf(stderr, "wormsim: invariant broken at cycle %llu: an express worm's tail left a stage out of order\n",
-                     static_cast<unsigned long long>(now));
-        std::abort();
-      }
-#endif
-      s.router->end_express(s.in_vc, s.in_port, f, now);
-      ++w.first;
+      if (f.tail) end_stage(w, k, f, now);
     }
-    finished = finished || w.first == w.end;
+    const Stage& s = stages_[last];
+    FlitQueue& q = *s.q;
+    if (q.front_ready() <= now) {
+      const Flit f = q.pop(seen_free);
+      ++moved;
+      ++ejected;
+      if (f.tail) {
+        s.router->eject(f, now);
+        end_stage(w, last, f, now);
+        finished = true;
+      }
+    }
   }
   ctx_->flits_moved += moved;
   ctx_->flits_ejected += ejected;
   flit_moves_ += moved;
   if (finished) drop_finished();
+}
+
+// The tail has left stage k; a worm's tail leaves its stages in order, so k is the worm's first.
+void ExpressWorms::end_stage(Worm& w, uint32_t k, const Flit& tail, uint64_t now) {
+#ifdef WORMSIM_CHECKED
+  if (k != w.first) {
+    std::fprintf(stderr, "wormsim: invariant broken at cycle %llu: an express worm's tail left a stage out of order\n",
+                 static_cast<unsigned long long>(now));
+    std::abort();
+  }
+#endif
+  const Stage& s = stages_[k];
+  s.router->end_express(s.in_vc, s.in_port, tail, now);
+  ++w.first;
 }
 
 // Stages of finished worms are dropped once they are most of the storage.

@@ -56,26 +56,29 @@ class ExpressWorms {
   // resolved once at admission so that a flit move reads no wiring.
   struct Stage {
     FlitQueue* q;     // the worm's input buffer at this router
-    FlitQueue* down;  // the next stage's buffer; null: the ejection channel
+    FlitQueue* down;  // the next stage's buffer; null at the last stage (ejection)
     Router* router;
-    Router* next;     // the next stage's router (null: ejection)
-    int32_t link;     // the link between them (flit counts)
-    int32_t in_vc, in_port;
+    int32_t link;     // the link to the next stage (flit counts)
+    int16_t in_vc, in_port;
   };
   struct Worm {
-    uint32_t first, end;   // its stages in stages_, from the one its tail is in to the ejection
-    uint32_t msg;
-    uint32_t left;         // flits its source interface has still to inject
-    NetworkInterface* ni;  // while left > 0: its source interface, channel, and the buffer that channel feeds
-    int32_t channel;
-    FlitQueue* inj;
-    Router* source;
+    uint32_t first, end;  // its stages in stages_, from the one its tail is in to the last (ejection)
   };
+  // A worm whose tail has not gone into the network yet: its interface's channel and the buffer it feeds.
+  struct Entering {
+    FlitQueue* inj;
+    NetworkInterface* ni;
+    uint32_t msg;
+    uint32_t left;  // flits still to inject
+    int32_t channel;
+  };
+  void end_stage(Worm& w, uint32_t k, const Flit& tail, uint64_t now);
   void drop_finished();
 
   SimContext* ctx_;
   std::vector<Stage> stages_;
   std::vector<Worm> worms_;
+  std::vector<Entering> entering_;
   std::vector<Stage> path_;          // admit's scratch: the route's stages
   std::vector<uint32_t> link_seen_;  // admit's scratch: per directed link, the last admission that used it
   uint32_t admissions_ = 0;

@@ -199,6 +199,7 @@ void Network::tick() {
   step_express_interfaces(now);
   for (TrafficSource* src : sources_) src->after_interfaces(*this, now);
   ctx_.injected_now.clear();
+  if (!traced_buffered_.empty()) update_traced_buffers();
 
 #ifdef WORMSIM_CHECKED
   check_invariants(now);
@@ -262,16 +263,20 @@ void Network::find_wait_cycle(uint64_t now) {
   for (uint32_t m : order) deadlock_.push_back(waits[m]);
 }
 
-void Network::trace_signals(sc_core::sc_trace_file* tf) const {
+void Network::trace_signals(sc_core::sc_trace_file* tf) {
   for (int l = 0; l < topo_.num_links(); ++l) {
     const std::string name = "link_" + std::to_string(topo_.link_src(l)) + "_to_" + std::to_string(topo_.link_dst(l)) +
                              "_flits";
     sc_core::sc_trace(tf, ctx_.link_busy[l], name);
   }
-  for (size_t i = 0; i < routers_.size(); ++i) {
-    const Router* r = routers_[i];
-    sc_core::sc_trace(tf, r->buffered_ref(), "router_" + std::to_string(r->node()) + "_buffered_flits");
-  }
+  traced_buffered_.assign(routers_.size(), 0);
+  for (size_t i = 0; i < routers_.size(); ++i)
+    sc_core::sc_trace(tf, traced_buffered_[i], "router_" + std::to_string(routers_[i]->node()) + "_buffered_flits");
+}
+
+// Routers do not keep a count of their flits; a traced run counts them after every cycle.
+void Network::update_traced_buffers() {
+  for (size_t i = 0; i < traced_buffered_.size(); ++i) traced_buffered_[i] = routers_[i]->buffered();
 }
 
 // Checked builds (-DWORMSIM_CHECKED=ON): a broken invariant is a simulator bug,

@@ -65,7 +65,7 @@ class Network : public sc_core::sc_module {
   // Timeline traces (sim/trace_*.hpp): record channel occupancy into `uses`, and
   // trace per-link flit counters and per-router buffer fill into a VCD file.
   void record_channel_use(std::vector<ChannelUse>* uses) { ctx_.channel_trace = uses; }
-  void trace_signals(sc_core::sc_trace_file* tf) const;
+  void trace_signals(sc_core::sc_trace_file* tf);
   RunStatus status() const { return status_; }
   uint64_t cycle() const { return cycle_; }
   uint64_t cycles_simulated() const { return cycles_stepped_; }
@@ -87,6 +87,7 @@ class Network : public sc_core::sc_module {
   void find_wait_cycle(uint64_t now);
   uint64_t next_interface_wake() const;
   void check_invariants(uint64_t now) const;
+  void update_traced_buffers();
 
   const Topology& topo_;
   NetworkParams params_;
@@ -99,6 +100,7 @@ class Network : public sc_core::sc_module {
   ExpressWorms express_;               // worms whose header has left, moved without their routers
   std::vector<NetworkInterface*> woken_nis_;  // scratch: interfaces an express tail freed a channel of
   std::vector<uint64_t> active_ni_bits_;  // interfaces with work (NetworkInterface::wake != kNever), one bit per node
+  std::vector<int> traced_buffered_;  // per router, flits buffered: only in runs with a VCD trace
   std::vector<TrafficSource*> sources_;
   RunStatus status_ = RunStatus::Running;
   uint64_t cycle_ = 0;

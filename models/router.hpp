@@ -49,7 +49,6 @@ class Router : public sc_core::sc_module {
     const uint64_t b = uint64_t{1} << in_port;
     if (q.empty() && f.head) head_ports_ |= b;  // it is the new front
     q.push(f);
-    ++buffered_;
     if (express_ports_ & b) return;  // an express worm's stage: the express loop moves it, not this router
     occupied_ports_ |= b;
     if (!active_) {
@@ -99,9 +98,9 @@ class Router : public sc_core::sc_module {
     int out_port;  // requested output port (>= link ports: ejection)
   };
   std::vector<Wait> waiting_heads(uint64_t now) const;
-  // Sum of flits in the buffers, and checks that no buffer holds more than its capacity.
-  int buffered() const { return buffered_; }
-  const int& buffered_ref() const { return buffered_; }  // for sc_trace
+  // Flits in the router's input buffers (counted on demand: keeping a count would
+  // cost every flit move a write to the router object).
+  int buffered() const;
   // Also checks that the occupied-port and head-port masks agree with the buffers.
   bool buffers_within_capacity() const;
   // Checks every input buffer (FlitQueue::consistent) and
@@ -173,7 +172,6 @@ class Router : public sc_core::sc_module {
   uint64_t express_ports_ = 0;         // input ports an express worm is draining (not in occupied_ports_)
   SimContext* ctx_;
   uint8_t* rr_ = nullptr;              // round-robin pointers: in_ports_ (VC per input port), then out_ports_
-  int buffered_ = 0;
   int vcs_;
   int link_ports_;
   int in_ports_;
