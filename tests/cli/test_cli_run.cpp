@@ -471,6 +471,33 @@ TEST(CliRun, ExpressWormsCarryABroadcast) {
   }
 }
 
+// A worm whose explicit route crosses a link twice would put two of its stages
+// on one buffer: the express loop leaves it to its routers, and takes the others.
+TEST(CliRun, ExpressLoopLeavesARouteThroughALinkTwiceToTheRouters) {
+  TempDir tmp;
+  write_file(tmp / "loop.json", R"({"wormsim_schedule": 1, "topology": {"kind": "ring", "dims": [6]}, "flits": 3,
+    "steps": [[ {"src": 0, "dst": 2, "route": [0, 1, 0, 1, 2]}, {"src": 3, "dst": 5} ]]})");
+  write_file(tmp / "loop.yaml", "network: {topology: ring, dims: [6], vcs: 1}\nschedule: {file: loop.json}\n");
+  std::string summary[2];
+  for (int fast = 0; fast < 2; ++fast) {
+    const fs::path out = tmp / std::to_string(fast);
+    const Result r = run_wormsim({"run", "loop.yaml", "--set", std::string("run.fast_paths=") + (fast ? "true" : "false"),
+                                  "--out", out.string(), "--quiet"},
+                                 tmp.path());
+    ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+    json s = load_json(out / "summary.json");
+    EXPECT_EQ(s.at("metrics").at("delivered"), 2);
+    EXPECT_EQ(s.at("host").at("express_worms"), fast ? 1 : 0) << "only the 3 -> 5 worm goes express";
+    s.erase("host");
+    summary[fast] = s.dump();
+    if (fast) {
+      for (const char* f : {"messages.csv", "links.csv", "steps.csv"})
+        EXPECT_EQ(read_file(tmp / "0" / f), read_file(out / f)) << f;
+    }
+  }
+  EXPECT_EQ(summary[0], summary[1]);
+}
+
 TEST(CliRun, FastPathsChangeNothingInADeadlock) {
   TempDir tmp;
   write_file(tmp / "ring.yaml", ring_config(1));
