@@ -17,6 +17,7 @@
 // at 12-17% of a busy run, mostly cache misses on the upstream router).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 
@@ -72,6 +73,41 @@ class FlitQueue {
     for (uint32_t i = count_; i < cap_; ++i) n += buf_[wrap(head_ + i)].ready > now;
     return n;
   }
+  // --- Steady streaming (models/express_worms.hpp) ---------------------------
+  // A queue that takes one flit in and sends one out every cycle, in a pattern
+  // that repeats, is d cycles later in the state shift(d): every slot's content
+  // d places further round the ring, every time d cycles later. `State` and a
+  // copy of the slots (capacity() flits from slots()) make a snapshot.
+  struct State {
+    uint64_t credit_at, front_ready;
+    uint16_t head, count, tail;
+  };
+  State state() const { return State{credit_at_, front_ready_, head_, count_, tail_}; }
+  const Flit* slots() const { return buf_; }
+  // True when this queue is exactly shift(d) of the snapshot (`s`, `slots`).
+  bool is_shift_of(const State& s, const Flit* slots, uint64_t d) const {
+    const uint32_t r = static_cast<uint32_t>(d % cap_);
+    if (count_ != s.count || head_ != wrap(s.head + r) || tail_ != wrap(s.tail + r)) return false;
+    if (credit_at_ != later(s.credit_at, d) || front_ready_ != later(s.front_ready, d)) return false;
+    for (uint32_t i = 0; i < cap_; ++i) {
+      const Flit& a = buf_[wrap(i + r)];
+      const Flit& b = slots[i];
+      if (a.ready != b.ready + d || a.msg != b.msg || a.hop != b.hop || a.head != b.head || a.tail != b.tail)
+        return false;
+    }
+    return true;
+  }
+  // Moves this queue to shift(d) of its state.
+  void shift(uint64_t d) {
+    const uint32_t r = static_cast<uint32_t>(d % cap_);
+    if (r) std::rotate(buf_, buf_ + (cap_ - r), buf_ + cap_);
+    for (uint32_t i = 0; i < cap_; ++i) buf_[i].ready += d;
+    head_ = static_cast<uint16_t>(wrap(head_ + r));
+    tail_ = static_cast<uint16_t>(wrap(tail_ + r));
+    credit_at_ = later(credit_at_, d);
+    front_ready_ = later(front_ready_, d);
+  }
+
   // Checks what has_credit relies on: free slots, from the tail on, are seen
   // free at non-decreasing cycles; and that the kept copies of the front's and
   // the tail's times agree with the slots.
@@ -86,6 +122,7 @@ class FlitQueue {
  private:
   // Indices stay below 2 * cap_, so one compare replaces a division on every flit.
   uint32_t wrap(uint32_t i) const { return i >= cap_ ? i - cap_ : i; }
+  static uint64_t later(uint64_t t, uint64_t d) { return t == kNoCredit ? t : t + d; }
 
   Flit* buf_ = nullptr;
   uint64_t credit_at_ = 0;    // when the sender sees the tail slot free; kNoCredit while full

@@ -54,40 +54,55 @@ bool ExpressWorms::admit(uint32_t msg, Router* source, NetworkInterface* ni) {
     s.router->begin_express(s.in_vc, s.in_port);
     stages_.push_back(s);
   }
-  worms_.push_back(Worm{begin, static_cast<uint32_t>(stages_.size())});
+  Worm w{begin, static_cast<uint32_t>(stages_.size()), msg, 0, nullptr, nullptr, -1, 0, false, 0, kNever, 0, 0};
   // While its tail has not gone in, the worm holds its injection channel and the buffer it feeds.
   const int channel = first == 0 ? ni->begin_express(msg) : -1;
   if (channel >= 0) {
     const NetworkInterface::Channel& ch = ni->ch_[channel];
-    entering_.push_back(Entering{ch.buffer, ni, msg, ch.flits - ch.next_flit, channel});
+    w.ni = ni;
+    w.inj = ch.buffer;
+    w.channel = channel;
+    w.left = ch.flits - ch.next_flit;
   }
+  worms_.push_back(w);
   ++admitted_;
   return true;
 }
 
 // The interface's injection (NetworkInterface::inject) of a body flit or the
-// tail. The order of the worms changes nothing: each feeds its own buffer.
+// tail; then the steady-streaming check (see the header).
 void ExpressWorms::step_interfaces(uint64_t now, std::vector<NetworkInterface*>& woken) {
   const uint64_t ready = now + static_cast<uint64_t>(ctx_->timing.router_delay);
+  const auto steady_after = static_cast<uint32_t>(ctx_->buffer_flits) + 2;  // every slot has cycled
+  snap_states_[now & 1].clear();
+  snap_slots_[now & 1].clear();
   uint64_t injected = 0;
-  for (size_t i = 0; i < entering_.size();) {
-    Entering& e = entering_[i];
-    if (e.inj->has_credit(now)) {
+  for (Worm& w : worms_) {
+    if (!w.ni || w.frozen_until != 0) continue;
+    bool in = false;
+    if (w.inj->has_credit(now)) {
       Flit f;
       f.ready = ready;
-      f.msg = e.msg;
-      f.tail = --e.left == 0;
-      e.inj->push(f);
+      f.msg = w.msg;
+      f.tail = --w.left == 0;
+      w.inj->push(f);
       ++injected;
+      in = true;
       if (f.tail) {
-        e.ni->end_express(e.channel, now);
-        woken.push_back(e.ni);
-        e = entering_.back();
-        entering_.pop_back();
+        w.ni->end_express(w.channel, now);
+        woken.push_back(w.ni);
+        w.ni = nullptr;
         continue;
       }
     }
-    ++i;
+    w.streak = in && w.moved_all ? w.streak + 1 : 0;
+    if (!allow_freezing_) continue;
+    if (w.snap_cycle != kNever && w.snap_cycle + 1 == now) {
+      if (w.streak > 0 && repeats_snapshot(w)) freeze(w, now);
+      w.snap_cycle = kNever;
+    } else if (w.streak >= steady_after && w.left >= 3) {
+      snapshot(w, now);
+    }
   }
   ctx_->flits_moved += injected;
   ctx_->flits_injected += injected;
@@ -96,7 +111,8 @@ void ExpressWorms::step_interfaces(uint64_t now, std::vector<NetworkInterface*>&
 
 // Each stage moves its front flit when it is ready and the next stage's buffer
 // has a credit (the last stage, the ejection channel, needs none): the router's
-// move (Router::move_flit) of a body flit or the tail.
+// move (Router::move_flit) of a body flit or the tail. A frozen worm is skipped
+// until the cycle after its freeze ends, when it is moved to that state first.
 void ExpressWorms::step_routers(uint64_t now) {
   const uint64_t seen_free = now + static_cast<uint64_t>(ctx_->timing.credit_delay);
   const uint64_t arrives = now + static_cast<uint64_t>(ctx_->timing.link_delay + ctx_->timing.router_delay);
@@ -104,6 +120,12 @@ void ExpressWorms::step_routers(uint64_t now) {
   uint64_t moved = 0, ejected = 0;
   bool finished = false;
   for (Worm& w : worms_) {
+    if (w.frozen_until != 0) {
+      if (now <= w.frozen_until) continue;
+      thaw(w, w.frozen_until);
+    }
+    const uint32_t stages = w.end - w.first;
+    const uint64_t moved_before = moved;
     const uint32_t last = w.end - 1;
     for (uint32_t k = w.first; k < last; ++k) {
       const Stage& s = stages_[k];
@@ -128,11 +150,75 @@ void ExpressWorms::step_routers(uint64_t now) {
         finished = true;
       }
     }
+    w.moved_all = moved - moved_before == stages;
   }
   ctx_->flits_moved += moved;
   ctx_->flits_ejected += ejected;
   flit_moves_ += moved;
   if (finished) drop_finished();
+}
+
+// --- steady streaming --------------------------------------------------------
+
+void ExpressWorms::snapshot(Worm& w, uint64_t now) {
+  auto& states = snap_states_[now & 1];
+  auto& slots = snap_slots_[now & 1];
+  w.snap_at = static_cast<uint32_t>(states.size());
+  w.snap_cycle = now;
+  for (uint32_t k = w.first; k < w.end; ++k) {
+    const FlitQueue& q = *stages_[k].q;
+    states.push_back(q.state());
+    slots.insert(slots.end(), q.slots(), q.slots() + q.capacity());
+  }
+}
+
+// True when every stage's buffer is now its snapshot of the previous cycle, one cycle on.
+bool ExpressWorms::repeats_snapshot(const Worm& w) const {
+  const auto& states = snap_states_[(w.snap_cycle) & 1];
+  const auto& slots = snap_slots_[(w.snap_cycle) & 1];
+  for (uint32_t k = w.first, i = w.snap_at; k < w.end; ++k, ++i) {
+    const FlitQueue& q = *stages_[k].q;
+    if (!q.is_shift_of(states[i], slots.data() + static_cast<size_t>(i) * q.capacity(), 1)) return false;
+  }
+  return true;
+}
+
+// Its state now repeats every cycle until the tail goes in (left flits from
+// now, the last of them at now + left): skip the left - 1 cycles before that.
+void ExpressWorms::freeze(Worm& w, uint64_t now) {
+  w.frozen_from = now;
+  w.frozen_until = now + w.left - 1;
+  ++frozen_;
+  ++frozen_total_;
+  frozen_cycles_ += w.left - 1;
+}
+
+// Moves a frozen worm to its state at the end of cycle `to` (<= frozen_until):
+// each cycle skipped, every stage moved one flit and the interface put one in.
+void ExpressWorms::thaw(Worm& w, uint64_t to) {
+  const uint64_t d = to - w.frozen_from;
+  if (d > 0) {
+    for (uint32_t k = w.first; k < w.end; ++k) {
+      stages_[k].q->shift(d);
+      if (stages_[k].down) ctx_->link_busy[static_cast<size_t>(stages_[k].link)] += d;
+    }
+    const uint64_t moves = d * (w.end - w.first + 1);
+    w.left -= static_cast<uint32_t>(d);
+    ctx_->flits_moved += moves;
+    ctx_->flits_injected += d;
+    ctx_->flits_ejected += d;
+    flit_moves_ += moves;
+  }
+  w.frozen_from = to;
+  if (to < w.frozen_until) return;
+  w.frozen_until = 0;
+  w.streak = 0;
+  --frozen_;
+}
+
+void ExpressWorms::sync(uint64_t now) {
+  for (Worm& w : worms_)
+    if (w.frozen_until != 0) thaw(w, std::min(now, w.frozen_until));
 }
 
 // The tail has left stage k; a worm's tail leaves its stages in order, so k is the worm's first.

@@ -9,13 +9,24 @@
 // a credit, as the router's switch allocation would. The express loop makes
 // exactly those moves, on the same buffers, in the same cycles; the routers
 // ignore the worm's input ports until its tail has passed (Router::begin_express,
-// Router::express_move). Nothing observable changes (docs/timing-model.md,
+// Router::end_express). Nothing observable changes (docs/timing-model.md,
 // "Express worms"); a busy run costs less because a streaming flit no longer
 // pays for a router step, its activity bitmap and its allocation checks.
 //
 // Every event of a cycle happens after all routers have stepped in that cycle;
 // with router_delay >= 1 and credit_delay >= 1 a move at cycle c is seen by
 // nobody before c + 1, so the order of moves within a cycle changes nothing.
+//
+// Steady streaming. While its interface is still putting body flits in, a
+// worm that streams at one flit per cycle through every stage repeats itself:
+// its state one cycle later is its state now with every buffer's slots one
+// place further round and every time one cycle later (FlitQueue::shift), and
+// no tail is anywhere, so nothing happens that anyone else could see. Once a
+// worm has been seen to do exactly that (a snapshot compared with the next
+// cycle's state), it is frozen until the cycle before its tail goes in, and
+// then moved there in one step: shift by the number of cycles skipped, with
+// the flit and link counts those cycles would have added. A run that stops
+// while a worm is frozen first brings it to the last simulated cycle (sync).
 #pragma once
 
 #include <cstdint>
@@ -34,6 +45,8 @@ class ExpressWorms {
   explicit ExpressWorms(SimContext* ctx) : ctx_(ctx) {}
   // A worm qualifies only with one VC per port (then its held channels are its own).
   static bool enabled(const SimContext& ctx) { return ctx.fast_paths && ctx.vcs == 1; }
+  // Off when per-cycle values are traced (VCD): frozen worms' buffers and links are only brought up to date later.
+  void allow_freezing(bool allow) { allow_freezing_ = allow; }
 
   // Takes the worm `msg`, whose header was ejected this cycle, off its routers,
   // from the first channel it still holds on, and off its source interface
@@ -44,12 +57,19 @@ class ExpressWorms {
   void step_routers(uint64_t now);
   // Injects the next flit of every express worm still entering the network (after
   // the interfaces' steps); interfaces whose channel the tail freed go to `woken`.
+  // Then checks for, and freezes, worms in steady streaming.
   void step_interfaces(uint64_t now, std::vector<NetworkInterface*>& woken);
+  // Brings every frozen worm to its state at the end of cycle `now` (the run stops).
+  void sync(uint64_t now);
   bool empty() const { return worms_.empty(); }
-  size_t size() const { return worms_.size(); }
+  // Frozen worms move flits every cycle, although no counter shows it until they thaw.
+  bool any_frozen() const { return frozen_ > 0; }
   // For the summary's host block: worms admitted, and flit moves (injections included) made here.
   uint64_t admitted() const { return admitted_; }
   uint64_t flit_moves() const { return flit_moves_; }
+  // Worms frozen in steady streaming, and the cycles skipped that way (summed over worms).
+  uint64_t frozen_worms() const { return frozen_total_; }
+  uint64_t frozen_cycles() const { return frozen_cycles_; }
 
  private:
   // One router the worm passes: its buffer there and where its flits go next,
@@ -62,27 +82,38 @@ class ExpressWorms {
     int16_t in_vc, in_port;
   };
   struct Worm {
-    uint32_t first, end;  // its stages in stages_, from the one its tail is in to the last (ejection)
-  };
-  // A worm whose tail has not gone into the network yet: its interface's channel and the buffer it feeds.
-  struct Entering {
-    FlitQueue* inj;
-    NetworkInterface* ni;
+    uint32_t first, end;     // its stages in stages_, from the one its tail is in to the last (ejection)
     uint32_t msg;
-    uint32_t left;  // flits still to inject
+    uint32_t left;           // flits its source interface has still to inject
+    NetworkInterface* ni;    // while left > 0: its source interface, channel, and the buffer that channel feeds
+    FlitQueue* inj;
     int32_t channel;
+    uint32_t streak;         // consecutive cycles in which every stage moved a flit and one went in
+    bool moved_all;          // every stage moved a flit in this cycle
+    uint32_t snap_at;        // its snapshot in snap_states_/snap_slots_, taken at the end of cycle snap_cycle
+    uint64_t snap_cycle;
+    uint64_t frozen_from;    // frozen: its state is that at the end of frozen_from ...
+    uint64_t frozen_until;   // ... shifted, up to the end of this cycle (0: not frozen)
   };
   void end_stage(Worm& w, uint32_t k, const Flit& tail, uint64_t now);
   void drop_finished();
+  void snapshot(Worm& w, uint64_t now);
+  bool repeats_snapshot(const Worm& w) const;
+  void freeze(Worm& w, uint64_t now);
+  void thaw(Worm& w, uint64_t to);
 
   SimContext* ctx_;
   std::vector<Stage> stages_;
   std::vector<Worm> worms_;
-  std::vector<Entering> entering_;
   std::vector<Stage> path_;          // admit's scratch: the route's stages
   std::vector<uint32_t> link_seen_;  // admit's scratch: per directed link, the last admission that used it
   uint32_t admissions_ = 0;
-  uint64_t admitted_ = 0, flit_moves_ = 0;
+  // Snapshots of the previous cycle (being compared) and of this one (taken), by parity of the cycle.
+  std::vector<FlitQueue::State> snap_states_[2];
+  std::vector<Flit> snap_slots_[2];
+  bool allow_freezing_ = true;
+  uint32_t frozen_ = 0;
+  uint64_t admitted_ = 0, flit_moves_ = 0, frozen_total_ = 0, frozen_cycles_ = 0;
 };
 
 }  // namespace wormsim

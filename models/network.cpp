@@ -188,6 +188,7 @@ void Network::tick() {
   }
   if (g_stop_requested) {
     status_ = RunStatus::Interrupted;
+    if (now > 0) express_.sync(now - 1);  // the outputs show the end of the last simulated cycle
     return;
   }
   ++cycles_stepped_;
@@ -204,12 +205,14 @@ void Network::tick() {
 #ifdef WORMSIM_CHECKED
   check_invariants(now);
 #endif
-  if (ctx_.flits_moved != moved_at_last_check_) {
+  // Frozen express worms move flits every cycle; their counts come when they thaw.
+  if (ctx_.flits_moved != moved_at_last_check_ || express_.any_frozen()) {
     moved_at_last_check_ = ctx_.flits_moved;
     last_progress_ = now;
   }
   const bool in_flight = ctx_.flits_injected != ctx_.flits_ejected;
   if (in_flight && params_.watchdog_cycles && now - last_progress_ >= params_.watchdog_cycles) {
+    express_.sync(now);
     find_wait_cycle(now);
     status_ = RunStatus::Deadlock;
     return;
@@ -225,6 +228,7 @@ void Network::tick() {
     return;
   }
   if (params_.max_cycles && next >= params_.max_cycles) {
+    express_.sync(now);
     status_ = RunStatus::CycleLimit;
     cycle_ = params_.max_cycles;
     return;
@@ -269,6 +273,7 @@ void Network::trace_signals(sc_core::sc_trace_file* tf) {
                              "_flits";
     sc_core::sc_trace(tf, ctx_.link_busy[l], name);
   }
+  express_.allow_freezing(false);  // traced values must be right in every cycle
   traced_buffered_.assign(routers_.size(), 0);
   for (size_t i = 0; i < routers_.size(); ++i)
     sc_core::sc_trace(tf, traced_buffered_[i], "router_" + std::to_string(routers_[i]->node()) + "_buffered_flits");

@@ -147,7 +147,9 @@ std::string summary_json(const RunReport& rep) {
                       {"simulated_cycles_per_second", sim > 0 ? static_cast<double>(m.span) / sim : 0.0},
                       {"flit_hops_per_second", sim > 0 ? static_cast<double>(m.flit_hops) / sim : 0.0},
                       {"express_worms", rep.host.express_worms},
-                      {"express_flit_moves", rep.host.express_flit_moves}};
+                      {"express_flit_moves", rep.host.express_flit_moves},
+                      {"steady_worms", rep.host.steady_worms},
+                      {"steady_cycles", rep.host.steady_cycles}};
   }
   return j.dump(2) + "\n";
 }

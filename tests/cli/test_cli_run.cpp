@@ -463,11 +463,50 @@ TEST(CliRun, ExpressWormsCarryABroadcast) {
   const long all_moves = 2 * 2016 + summary.at("metrics").at("flit_hops").get<long>();
   EXPECT_LT(moves, all_moves);
   EXPECT_GT(2 * moves, all_moves) << "most flit moves should be the express loop's";
+  // 32-flit worms stream steadily long before their tails go in: each is frozen once.
+  EXPECT_EQ(one_vc.at("steady_worms"), 63) << one_vc.dump();
+  EXPECT_GT(one_vc.at("steady_cycles").get<long>(), 63 * 10) << one_vc.dump();
+  // A VCD trace shows every cycle's buffers and link counts: worms still go express but are never frozen.
+  const json traced = host("traced", {"--trace", "vcd"});
+  EXPECT_EQ(traced.at("express_worms"), 63);
+  EXPECT_EQ(traced.at("steady_worms"), 0);
+  for (const char* f : {"messages.csv", "links.csv", "steps.csv"})
+    EXPECT_EQ(read_file(tmp / "one_vc" / f), read_file(tmp / "traced" / f)) << f;
   for (const auto& [name, extra] : std::vector<std::pair<std::string, std::vector<std::string>>>{
            {"two_vcs", {"--set", "network.vcs=2"}}, {"no_fast_paths", {"--set", "run.fast_paths=false"}}}) {
     const json h = host(name, extra);
     EXPECT_EQ(h.at("express_worms"), 0) << name;
     EXPECT_EQ(h.at("express_flit_moves"), 0) << name;
+    EXPECT_EQ(h.at("steady_worms"), 0) << name;
+  }
+}
+
+// A run stopped by the cycle limit while worms are frozen in steady streaming
+// (models/express_worms.hpp) shows them as they are at its last cycle: the
+// outputs equal those of the full pipeline, stopped at several points.
+TEST(CliRun, FastPathsChangeNothingAtACycleLimit) {
+  TempDir tmp;
+  for (const char* limit : {"41", "150", "263"}) {
+    SCOPED_TRACE(std::string("max_cycles ") + limit);
+    std::string out[2];
+    for (int fast = 0; fast < 2; ++fast) {
+      const fs::path dir = tmp / (std::string(limit) + "_" + std::to_string(fast));
+      const Result r = run_wormsim(
+          {"run", default_config().string(), "--set", "schedule={algorithm: eye, source: eye, mode: eager, flits: 200}",
+           "--set", "network.dims=[8,8]", "--set", std::string("run.max_cycles=") + limit, "--set",
+           std::string("run.fast_paths=") + (fast ? "true" : "false"), "--out", dir.string(), "--quiet"},
+          tmp.path());
+      ASSERT_TRUE(r.exited) << r.describe();
+      EXPECT_EQ(r.exit_code, 3) << r.describe();
+      json s = load_json(dir / "summary.json");
+      EXPECT_EQ(s.at("status"), "cycle_limit");
+      if (fast) {
+        EXPECT_GT(s.at("host").at("steady_worms").get<int>(), 0) << "some worm was frozen at the limit";
+      }
+      s.erase("host");
+      out[fast] = s.dump() + read_file(dir / "messages.csv") + read_file(dir / "links.csv") + read_file(dir / "steps.csv");
+    }
+    EXPECT_EQ(out[0], out[1]);
   }
 }
 

@@ -128,5 +128,75 @@ TEST(FlitQueue, KeepsFifoOrderAcrossWraparound) {
   EXPECT_EQ(in, out + 1);
 }
 
+// A queue in steady streaming (one body flit in and one out per cycle) is,
+// d cycles later, shift(d) of its state now; shift(d) done in place gives the
+// same queue as d cycles of streaming (models/express_worms.hpp relies on both).
+TEST(FlitQueue, SteadyStreamingIsAShift) {
+  for (uint16_t cap = 2; cap <= 7; ++cap) {
+    for (int delay = 1; delay + 1 <= cap; ++delay) {  // the buffer covers the round trip: one flit per cycle
+      SCOPED_TRACE("capacity " + std::to_string(cap) + ", credit delay " + std::to_string(delay));
+      Buffer live(cap);
+      auto cycle = [&](uint64_t now) {
+        if (live.q.front_ready() <= now) live.q.pop(now + delay);
+        if (live.q.has_credit(now)) {
+          Flit f;
+          f.ready = now + 1;
+          f.msg = 9;
+          live.q.push(f);
+        }
+      };
+      uint64_t now = 0;
+      for (; now < 3u * cap; ++now) cycle(now);  // every slot has cycled
+      const FlitQueue::State s = live.q.state();
+      const std::vector<Flit> slots(live.q.slots(), live.q.slots() + cap);
+      EXPECT_TRUE(live.q.is_shift_of(s, slots.data(), 0));
+      for (uint64_t d = 1; d <= 2u * cap + 3; ++d) {
+        cycle(now++);
+        ASSERT_TRUE(live.q.is_shift_of(s, slots.data(), d)) << "after " << d << " cycles";
+        EXPECT_FALSE(live.q.is_shift_of(s, slots.data(), d + 1));
+      }
+    }
+  }
+}
+
+// shift(d) on a copy of the snapshot reaches exactly the live queue; a queue
+// whose stream stalled for a cycle is no shift of its snapshot.
+TEST(FlitQueue, ShiftInPlaceMatchesStreamingAndDetectsAStall) {
+  const uint16_t cap = 5;
+  const int delay = 2;
+  Buffer live(cap), copy(cap);
+  auto cycle = [&](Buffer& b, uint64_t now, bool stall) {
+    if (!stall && b.q.front_ready() <= now) b.q.pop(now + delay);
+    if (b.q.has_credit(now)) {
+      Flit f;
+      f.ready = now + 1;
+      f.msg = 3;
+      b.q.push(f);
+    }
+  };
+  uint64_t now = 0;
+  for (; now < 20; ++now) {
+    cycle(live, now, false);
+    cycle(copy, now, false);
+  }
+  const FlitQueue::State s = copy.q.state();
+  const std::vector<Flit> slots(copy.slots);
+  for (uint64_t d = 1; d <= 13; ++d) cycle(live, now++, false);
+  copy.q.shift(13);
+  EXPECT_TRUE(live.q.is_shift_of(copy.q.state(), copy.slots.data(), 0));
+  EXPECT_TRUE(copy.q.is_shift_of(s, slots.data(), 13));
+  EXPECT_TRUE(copy.q.consistent());
+  // Both go on streaming in lockstep.
+  for (int i = 0; i < 7; ++i, ++now) {
+    cycle(live, now, false);
+    cycle(copy, now, false);
+    EXPECT_TRUE(live.q.is_shift_of(copy.q.state(), copy.slots.data(), 0));
+  }
+  const FlitQueue::State before = live.q.state();
+  const std::vector<Flit> before_slots(live.slots);
+  cycle(live, now++, true);  // the front does not leave this cycle
+  EXPECT_FALSE(live.q.is_shift_of(before, before_slots.data(), 1));
+}
+
 }  // namespace
 }  // namespace wormsim
