@@ -128,6 +128,17 @@ TEST(FlitQueue, KeepsFifoOrderAcrossWraparound) {
   EXPECT_EQ(in, out + 1);
 }
 
+// One cycle of a stream through `b`: the front leaves if it is ready (unless
+// `stall`), and a body flit of worm 9, ready a cycle later, comes in on a credit.
+void stream_cycle(Buffer& b, uint64_t now, int credit_delay, bool stall = false) {
+  if (!stall && b.q.front_ready() <= now) b.q.pop(now + credit_delay);
+  if (!b.q.has_credit(now)) return;
+  Flit f;
+  f.ready = now + 1;
+  f.msg = 9;
+  b.q.push(f);
+}
+
 // A queue in steady streaming (one body flit in and one out per cycle) is,
 // d cycles later, shift(d) of its state now; shift(d) done in place gives the
 // same queue as d cycles of streaming (models/express_worms.hpp relies on both).
@@ -136,22 +147,13 @@ TEST(FlitQueue, SteadyStreamingIsAShift) {
     for (int delay = 1; delay + 1 <= cap; ++delay) {  // the buffer covers the round trip: one flit per cycle
       SCOPED_TRACE("capacity " + std::to_string(cap) + ", credit delay " + std::to_string(delay));
       Buffer live(cap);
-      auto cycle = [&](uint64_t now) {
-        if (live.q.front_ready() <= now) live.q.pop(now + delay);
-        if (live.q.has_credit(now)) {
-          Flit f;
-          f.ready = now + 1;
-          f.msg = 9;
-          live.q.push(f);
-        }
-      };
       uint64_t now = 0;
-      for (; now < 3u * cap; ++now) cycle(now);  // every slot has cycled
+      for (; now < 3u * cap; ++now) stream_cycle(live, now, delay);  // every slot has cycled
       const FlitQueue::State s = live.q.state();
       const std::vector<Flit> slots(live.q.slots(), live.q.slots() + cap);
       EXPECT_TRUE(live.q.is_shift_of(s, slots.data(), 0));
       for (uint64_t d = 1; d <= 2u * cap + 3; ++d) {
-        cycle(now++);
+        stream_cycle(live, now++, delay);
         ASSERT_TRUE(live.q.is_shift_of(s, slots.data(), d)) << "after " << d << " cycles";
         EXPECT_FALSE(live.q.is_shift_of(s, slots.data(), d + 1));
       }
@@ -165,15 +167,7 @@ TEST(FlitQueue, ShiftInPlaceMatchesStreamingAndDetectsAStall) {
   const uint16_t cap = 5;
   const int delay = 2;
   Buffer live(cap), copy(cap);
-  auto cycle = [&](Buffer& b, uint64_t now, bool stall) {
-    if (!stall && b.q.front_ready() <= now) b.q.pop(now + delay);
-    if (b.q.has_credit(now)) {
-      Flit f;
-      f.ready = now + 1;
-      f.msg = 3;
-      b.q.push(f);
-    }
-  };
+  auto cycle = [&](Buffer& b, uint64_t now, bool stall) { stream_cycle(b, now, delay, stall); };
   uint64_t now = 0;
   for (; now < 20; ++now) {
     cycle(live, now, false);
