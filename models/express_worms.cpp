@@ -9,54 +9,63 @@
 
 namespace wormsim {
 
-// Walks the worm's route from its source router: stage 0 is the injection
-// channel it entered by, stage h + 1 the input port hop h leads to. The worm
-// still holds the stages from the one its tail is in to the last; those
-// become express. A route through some link twice is left to the routers
-// (its stages would share a buffer).
-bool ExpressWorms::admit(uint32_t msg, Router* source, NetworkInterface* ni) {
-  const MessageRecord& m = ctx_->msgs[msg];
-  if (m.flits == 1 || m.delivered != kNever) return false;  // nothing left of it in the network
+void ExpressWorms::header_left(const SimContext::HeaderLeft& e, NetworkInterface* ni) {
+  if (worm_of_msg_.size() < ctx_->msgs.size()) worm_of_msg_.resize(ctx_->msgs.size(), kNoWorm);
+  const uint32_t at = worm_of_msg_[e.msg];
+  if (at == kNeverJoins) return;
+  if (at == kNoWorm) {
+    if (!join(e, ni)) worm_of_msg_[e.msg] = kNeverJoins;
+    return;
+  }
+  // Its header has left the next stage of its route.
+  Worm& w = worms_[at];
+  const Stage& s = stages_[w.end];
+#ifdef WORMSIM_CHECKED
+  if (w.end == w.limit || s.router != e.router || s.in_vc != e.in_vc) {
+    std::fprintf(stderr, "wormsim: invariant broken: message %u's header left a stage off its express route\n", e.msg);
+    std::abort();
+  }
+#endif
+  s.router->begin_express(s.in_vc, s.in_port);
+  ++w.end;
+  w.complete = w.end == w.limit;
+}
+
+// The header's first hop, from the source's injection channel: the worm's
+// route is resolved into stages once (router, buffer, next buffer, link), and
+// stage 0 becomes express. With one VC per port, a stage's input VC is its port.
+bool ExpressWorms::join(const SimContext::HeaderLeft& e, NetworkInterface* ni) {
+  const MessageRecord& m = ctx_->msgs[e.msg];
+  if (e.in_port < e.router->link_ports()) return false;  // not its first hop (cannot happen)
   if (link_seen_.size() < ctx_->link_busy.size()) link_seen_.assign(ctx_->link_busy.size(), 0);
-  ++admissions_;
-  path_.clear();
-  auto stage = [](Router* r, int ip, uint32_t msg) {
-    return Stage{nullptr, nullptr, r, -1, static_cast<int16_t>(r->express_vc(ip, msg)), static_cast<int16_t>(ip)};
-  };
-  int ip0 = source->link_ports();
-  for (int c = 0; c < source->injection_ports(); ++c)
-    if (source->express_vc(source->link_ports() + c, msg) >= 0) ip0 = source->link_ports() + c;
-  path_.push_back(stage(source, ip0, msg));
-  const RouteHop* route = ctx_->route_of(msg);
+  ++joins_;
+  const auto base = static_cast<uint32_t>(stages_.size());
+  stages_.push_back(Stage{nullptr, nullptr, e.router, nullptr, -1, e.in_vc, e.in_port, -1});
+  const RouteHop* route = ctx_->route_of(e.msg);
   for (int h = 0; h < m.hops; ++h) {
-    Stage& from = path_.back();
-    int ip = -1;
-    Router* r = from.router->downstream(route[h].port, &ip, &from.link);
-    if (link_seen_[static_cast<size_t>(from.link)] == admissions_) return false;
-    link_seen_[static_cast<size_t>(from.link)] = admissions_;
-    path_.push_back(stage(r, ip, msg));
+    Stage& from = stages_.back();
+    int ip = -1, link = -1;
+    Router* r = from.router->downstream(route[h].port, &ip, &link);
+    if (link_seen_[static_cast<size_t>(link)] == joins_) {
+      stages_.resize(base);
+      return false;
+    }
+    link_seen_[static_cast<size_t>(link)] = joins_;
+    from.link = link;
+    from.next = r;
+    from.next_port = static_cast<int16_t>(ip);
+    stages_.push_back(Stage{nullptr, nullptr, r, nullptr, -1, static_cast<int16_t>(ip), static_cast<int16_t>(ip), -1});
   }
-  // The held stages are a suffix of the path, each holding the output its route says.
-  size_t first = 0;
-  while (first < path_.size() && path_[first].in_vc < 0) ++first;
-  if (first == path_.size()) return false;
-  for (size_t k = first; k < path_.size(); ++k) {
-    const Stage& s = path_[k];
-    if (s.in_vc < 0) return false;
-    const int out = s.router->held_output_port(s.in_vc);
-    if (k + 1 < path_.size() ? out != route[k].port : out < s.router->link_ports()) return false;
-  }
-  const auto begin = static_cast<uint32_t>(stages_.size());
-  for (size_t k = first; k < path_.size(); ++k) {
-    Stage s = path_[k];
+  for (uint32_t k = base; k < stages_.size(); ++k) {
+    Stage& s = stages_[k];
     s.q = &s.router->in_[s.in_vc].q;
-    if (k + 1 < path_.size()) s.down = &path_[k + 1].router->in_[path_[k + 1].in_vc].q;
-    s.router->begin_express(s.in_vc, s.in_port);
-    stages_.push_back(s);
+    if (s.next) s.down = &s.next->in_[s.next_port].q;
   }
-  Worm w{begin, static_cast<uint32_t>(stages_.size()), msg, 0, nullptr, nullptr, -1, 0, false, 0, kNever, 0, 0};
+  const auto limit = static_cast<uint32_t>(stages_.size());
+  Worm w{base, base, base + 1, limit, false, false, e.msg, 0, nullptr, nullptr, -1, 0, false, 0, wormsim::kNever, 0, 0};
+  e.router->begin_express(e.in_vc, e.in_port);
   // While its tail has not gone in, the worm holds its injection channel and the buffer it feeds.
-  const int channel = first == 0 ? ni->begin_express(msg) : -1;
+  const int channel = ni->begin_express(e.msg);
   if (channel >= 0) {
     const NetworkInterface::Channel& ch = ni->ch_[channel];
     w.ni = ni;
@@ -64,6 +73,7 @@ bool ExpressWorms::admit(uint32_t msg, Router* source, NetworkInterface* ni) {
     w.channel = channel;
     w.left = ch.flits - ch.next_flit;
   }
+  worm_of_msg_[e.msg] = static_cast<uint32_t>(worms_.size());
   worms_.push_back(w);
   ++admitted_;
   return true;
@@ -100,7 +110,7 @@ void ExpressWorms::step_interfaces(uint64_t now, std::vector<NetworkInterface*>&
     if (w.snap_cycle != kNever && w.snap_cycle + 1 == now) {
       if (w.streak > 0 && repeats_snapshot(w)) freeze(w, now);
       w.snap_cycle = kNever;
-    } else if (w.streak >= steady_after && w.left >= 3) {
+    } else if (w.complete && w.streak >= steady_after && w.left >= 3) {
       snapshot(w, now);
     }
   }
@@ -126,28 +136,34 @@ void ExpressWorms::step_routers(uint64_t now) {
     }
     const uint32_t stages = w.end - w.first;
     const uint64_t moved_before = moved;
-    const uint32_t last = w.end - 1;
-    for (uint32_t k = w.first; k < last; ++k) {
+    // Link stages; the last one feeds the header's router until the header is ejected.
+    const uint32_t links_end = w.complete ? w.end - 1 : w.end;
+    for (uint32_t k = w.first; k < links_end; ++k) {
       const Stage& s = stages_[k];
       FlitQueue& q = *s.q;
       if (q.front_ready() > now || !s.down->has_credit(now)) continue;
       Flit f = q.pop(seen_free);
       f.ready = arrives;
       ++link_busy[s.link];
-      s.down->push(f);
+      if (k + 1 < w.end) s.down->push(f);
+      else s.next->accept(s.next_port, *s.down, f);  // the header's router: it must see the flit
       ++moved;
       if (f.tail) end_stage(w, k, f, now);
     }
-    const Stage& s = stages_[last];
-    FlitQueue& q = *s.q;
-    if (q.front_ready() <= now) {
-      const Flit f = q.pop(seen_free);
-      ++moved;
-      ++ejected;
-      if (f.tail) {
-        s.router->eject(f, now);
-        end_stage(w, last, f, now);
-        finished = true;
+    if (w.complete && w.first < w.end) {
+      const uint32_t last = w.end - 1;
+      const Stage& s = stages_[last];
+      FlitQueue& q = *s.q;
+      if (q.front_ready() <= now) {
+        const Flit f = q.pop(seen_free);
+        ++moved;
+        ++ejected;
+        if (f.tail) {
+          s.router->eject(f, now);
+          end_stage(w, last, f, now);
+          w.done = true;
+          finished = true;
+        }
       }
     }
     w.moved_all = moved - moved_before == stages;
@@ -235,22 +251,35 @@ void ExpressWorms::end_stage(Worm& w, uint32_t k, const Flit& tail, uint64_t now
   ++w.first;
 }
 
-// Stages of finished worms are dropped once they are most of the storage.
+// Worms whose tail has been ejected are dropped, and their stages once they are most of the storage.
 void ExpressWorms::drop_finished() {
-  worms_.erase(std::remove_if(worms_.begin(), worms_.end(), [](const Worm& w) { return w.first == w.end; }),
-               worms_.end());
-  size_t live = 0;
-  for (const Worm& w : worms_) live += w.end - w.first;
-  if (stages_.size() < 64 || stages_.size() < 4 * live) return;
-  std::vector<Stage> kept;
-  kept.reserve(2 * live);
-  for (Worm& w : worms_) {
-    const auto begin = static_cast<uint32_t>(kept.size());
-    kept.insert(kept.end(), stages_.begin() + w.first, stages_.begin() + w.end);
-    w.first = begin;
-    w.end = static_cast<uint32_t>(kept.size());
+  size_t kept = 0, live = 0;
+  for (size_t i = 0; i < worms_.size(); ++i) {
+    const Worm& w = worms_[i];
+    if (w.done) {
+      worm_of_msg_[w.msg] = kNoWorm;
+      continue;
+    }
+    if (kept != i) {
+      worms_[kept] = w;
+      worm_of_msg_[w.msg] = static_cast<uint32_t>(kept);
+    }
+    live += w.limit - w.base;
+    ++kept;
   }
-  stages_.swap(kept);
+  worms_.resize(kept);
+  if (stages_.size() < 64 || stages_.size() < 4 * live) return;
+  std::vector<Stage> moved;
+  moved.reserve(2 * live);
+  for (Worm& w : worms_) {
+    const auto base = static_cast<uint32_t>(moved.size());
+    moved.insert(moved.end(), stages_.begin() + w.base, stages_.begin() + w.limit);
+    w.first = w.first - w.base + base;
+    w.end = w.end - w.base + base;
+    w.limit = w.limit - w.base + base;
+    w.base = base;
+  }
+  stages_.swap(moved);
 }
 
 }  // namespace wormsim

@@ -1,17 +1,19 @@
-// Express worms: a worm whose header has reached its destination, moved by one
-// tight loop instead of by the routers it passes through.
+// Express worms: the body of a worm, behind its header, moved by one tight
+// loop instead of by the routers it passes through.
 //
-// Once a worm's header is ejected, the worm holds every channel from the one
-// its tail is in to its ejection channel. With one VC per port nothing else can
-// use those channels or compete for their input ports and outputs, so the rest
-// of the worm's life depends on nothing but its own flits and credits: each
-// stage moves its front flit when it is ready and the next stage's buffer has
-// a credit, as the router's switch allocation would. The express loop makes
-// exactly those moves, on the same buffers, in the same cycles; the routers
-// ignore the worm's input ports until its tail has passed (Router::begin_express,
-// Router::end_express). Nothing observable changes (docs/timing-model.md,
-// "Express worms"); a busy run costs less because a streaming flit no longer
-// pays for a router step, its activity bitmap and its allocation checks.
+// Once a worm's header has left an input VC, the worm holds that VC's output
+// until its tail has passed, and every channel behind it back to the one its
+// tail is in. With one VC per port nothing else can use those channels or
+// compete for their input ports and outputs, so the worm's body moves by
+// nothing but its own flits and credits: each stage moves its front flit when
+// it is ready and the next stage's buffer has a credit, as the router's switch
+// allocation would. The express loop makes exactly those moves, on the same
+// buffers, in the same cycles; the routers keep only the header (allocation,
+// stalls) and ignore the worm's input ports behind it until its tail has
+// passed (Router::begin_express, Router::end_express). Nothing observable
+// changes (docs/timing-model.md, "Express worms"); a busy run costs less
+// because a streaming flit no longer pays for a router step, its activity
+// bitmap and its allocation checks.
 //
 // Every event of a cycle happens after all routers have stepped in that cycle;
 // with router_delay >= 1 and credit_delay >= 1 a move at cycle c is seen by
@@ -48,11 +50,12 @@ class ExpressWorms {
   // Off when per-cycle values are traced (VCD): frozen worms' buffers and links are only brought up to date later.
   void allow_freezing(bool allow) { allow_freezing_ = allow; }
 
-  // Takes the worm `msg`, whose header was ejected this cycle, off its routers,
-  // from the first channel it still holds on, and off its source interface
-  // `ni` if its tail has not gone in yet. `source` is the router of its source node.
-  // Returns false (the worm stays with its routers) when its route uses a link twice.
-  bool admit(uint32_t msg, Router* source, NetworkInterface* ni);
+  // The header of `e.msg` left input VC `e.in_vc` of `e.router` in this cycle:
+  // that stage is the express loop's from the next cycle. On its first hop (from
+  // the source's injection channel) the worm joins, with its source interface
+  // `ni` if its tail has not gone in yet. A worm whose route uses a link twice
+  // never joins (two of its stages would share a buffer).
+  void header_left(const SimContext::HeaderLeft& e, NetworkInterface* ni);
   // Moves every express worm's flits through its routers for cycle `now` (after the routers' steps).
   void step_routers(uint64_t now);
   // Injects the next flit of every express worm still entering the network (after
@@ -78,11 +81,16 @@ class ExpressWorms {
     FlitQueue* q;     // the worm's input buffer at this router
     FlitQueue* down;  // the next stage's buffer; null at the last stage (ejection)
     Router* router;
+    Router* next;     // the next stage's router, and the input port `down` belongs to
     int32_t link;     // the link to the next stage (flit counts)
-    int16_t in_vc, in_port;
+    int16_t in_vc, in_port, next_port;
   };
   struct Worm {
-    uint32_t first, end;     // its stages in stages_, from the one its tail is in to the last (ejection)
+    // Its route's stages are stages_[base, base + hops + 1); those in [first, end)
+    // are express: from the one its tail is in to the one its header left last.
+    uint32_t base, first, end, limit;
+    bool complete;           // end == limit: the header has been ejected
+    bool done;               // the tail has been ejected
     uint32_t msg;
     uint32_t left;           // flits its source interface has still to inject
     NetworkInterface* ni;    // while left > 0: its source interface, channel, and the buffer that channel feeds
@@ -105,9 +113,11 @@ class ExpressWorms {
   SimContext* ctx_;
   std::vector<Stage> stages_;
   std::vector<Worm> worms_;
-  std::vector<Stage> path_;          // admit's scratch: the route's stages
-  std::vector<uint32_t> link_seen_;  // admit's scratch: per directed link, the last admission that used it
-  uint32_t admissions_ = 0;
+  std::vector<uint32_t> worm_of_msg_;  // per message: its index in worms_, kNoWorm, or kNeverJoins
+  static constexpr uint32_t kNoWorm = 0xffffffffu, kNeverJoins = 0xfffffffeu;
+  std::vector<uint32_t> link_seen_;   // join's scratch: per directed link, the last join that used it
+  uint32_t joins_ = 0;
+  bool join(const SimContext::HeaderLeft& e, NetworkInterface* ni);
   // Snapshots of the previous cycle (being compared) and of this one (taken), by parity of the cycle.
   std::vector<FlitQueue::State> snap_states_[2];
   std::vector<Flit> snap_slots_[2];

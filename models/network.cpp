@@ -125,14 +125,12 @@ void Network::step_routers(uint64_t now) {
 }
 
 // Express worms move after every router has stepped (models/express_worms.hpp);
-// the worms whose header left in this cycle join them from the next one.
+// the stages a header left in this cycle join them from the next one.
 void Network::step_express_routers(uint64_t now) {
   if (!express_.empty()) express_.step_routers(now);
-  for (uint32_t msg : ctx_.headers_ejected) {
-    const auto src = static_cast<size_t>(ctx_.msgs[msg].src);
-    express_.admit(msg, routers_[src], nis_[src]);
-  }
-  ctx_.headers_ejected.clear();
+  for (const SimContext::HeaderLeft& e : ctx_.headers_left)
+    express_.header_left(e, nis_[static_cast<size_t>(ctx_.msgs[e.msg].src)]);
+  ctx_.headers_left.clear();
   add_woken_routers();
 }
 

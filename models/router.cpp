@@ -289,15 +289,19 @@ void Router::move_flit(int in_vc, int in_port, uint64_t now) {
     if (f.head | f.tail) eject(f, now);
   }
   if (f.tail) release_output(in_vc, f, now);
+  else if (f.head && ctx_->express) header_left(in_vc, in_port, f.msg);
+}
+
+// The rest of this worm in this VC is the express loop's from the next cycle.
+void Router::header_left(int in_vc, int in_port, uint32_t msg) {
+  ctx_->headers_left.push_back(
+      SimContext::HeaderLeft{this, static_cast<int16_t>(in_vc), static_cast<int16_t>(in_port), msg});
 }
 
 // A header or tail left the network: its message's timestamps, and the executor's event.
 void Router::eject(const Flit& f, uint64_t now) {
   MessageRecord& m = ctx_->msgs[f.msg];
-  if (f.head) {
-    m.header_arrival = now;
-    if (ctx_->express && !f.tail) ctx_->headers_ejected.push_back(f.msg);
-  }
+  if (f.head) m.header_arrival = now;
   if (f.tail) {
     m.delivered = now;
     ctx_->delivered_now.push_back(f.msg);

@@ -152,6 +152,7 @@ class Router : public sc_core::sc_module {
   void move_flit(int in_vc, int in_port, uint64_t now);
   [[gnu::noinline]] void eject(const Flit& f, uint64_t now);
   [[gnu::noinline]] void release_output(int in_vc, const Flit& tail, uint64_t now);
+  [[gnu::noinline]] void header_left(int in_vc, int in_port, uint32_t msg);
   void charge_stalls(uint64_t now);
   void charge_stall(int in_vc, uint64_t now);
   void after_pop(int in_vc, int in_port, const Flit& popped);

@@ -95,7 +95,14 @@ struct SimContext {
   // Events of the current cycle, consumed by the schedule executor
   std::vector<uint32_t> delivered_now;  // tails ejected
   std::vector<uint32_t> injected_now;   // tails that left their injection channel
-  std::vector<uint32_t> headers_ejected;  // worms whose header was ejected this cycle (while express is on)
+  // Headers that left an input VC this cycle (while express is on): that VC's
+  // rest of the worm goes to the express loop (models/express_worms.hpp).
+  struct HeaderLeft {
+    Router* router;
+    int16_t in_vc, in_port;
+    uint32_t msg;
+  };
+  std::vector<HeaderLeft> headers_left;
   // Progress counters for the watchdog and the invariants
   uint64_t flits_moved = 0;     // flit movements of any kind (cumulative)
   uint64_t flits_injected = 0;

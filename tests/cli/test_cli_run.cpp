@@ -510,6 +510,35 @@ TEST(CliRun, FastPathsChangeNothingAtACycleLimit) {
   }
 }
 
+// The express loop takes a worm's body as soon as its header has left the
+// source router, not only once the header has arrived: stopped while the
+// header is still on its way, the run already shows express moves, and the
+// same outputs as the full pipeline.
+TEST(CliRun, ExpressLoopMovesTheBodyBehindATravellingHeader) {
+  TempDir tmp;
+  write_file(tmp / "one.json", R"({"wormsim_schedule": 1, "topology": {"kind": "mesh", "dims": [8, 8]}, "flits": 40,
+    "steps": [[ {"src": [0, 0], "dst": [7, 7]} ]]})");
+  write_file(tmp / "one.yaml", "network: {topology: mesh, dims: [8, 8]}\nschedule: {file: one.json}\n");
+  std::string out[2];
+  for (int fast = 0; fast < 2; ++fast) {
+    const fs::path dir = tmp / std::to_string(fast);
+    const Result r = run_wormsim({"run", "one.yaml", "--set", "run.max_cycles=20", "--set",
+                                  std::string("run.fast_paths=") + (fast ? "true" : "false"), "--out", dir.string(),
+                                  "--quiet"},
+                                 tmp.path());
+    ASSERT_TRUE(r.exited && r.exit_code == 3) << r.describe();
+    json s = load_json(dir / "summary.json");
+    EXPECT_EQ(s.at("metrics").at("delivered"), 0);
+    if (fast) {
+      EXPECT_EQ(s.at("host").at("express_worms"), 1);
+      EXPECT_GT(s.at("host").at("express_flit_moves").get<int>(), 20) << s.at("host").dump();
+    }
+    s.erase("host");
+    out[fast] = s.dump() + read_file(dir / "messages.csv") + read_file(dir / "links.csv");
+  }
+  EXPECT_EQ(out[0], out[1]);
+}
+
 // A worm whose explicit route crosses a link twice would put two of its stages
 // on one buffer: the express loop leaves it to its routers, and takes the others.
 TEST(CliRun, ExpressLoopLeavesARouteThroughALinkTwiceToTheRouters) {
