@@ -97,7 +97,7 @@ class Network : public sc_core::sc_module {
   ModulePool<NetworkInterface> nis_;
   std::vector<uint64_t> active_bits_;  // routers holding flits, one bit per node
   size_t active_count_ = 0;
-  ExpressWorms express_;               // worms whose header has left, moved without their routers
+  ExpressWorms express_;               // worm bodies behind their headers, moved without their routers
   std::vector<NetworkInterface*> woken_nis_;  // scratch: interfaces an express tail freed a channel of
   std::vector<uint64_t> active_ni_bits_;  // interfaces with work (NetworkInterface::wake != kNever), one bit per node
   std::vector<int> traced_buffered_;  // per router, flits buffered: only in runs with a VCD trace
