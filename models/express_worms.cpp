@@ -26,7 +26,7 @@ void ExpressWorms::header_left(const SimContext::HeaderLeft& e, NetworkInterface
     std::abort();
   }
 #endif
-  s.router->begin_express(s.in_vc, s.in_port);
+  s.router->begin_express(s.in_port);
   ++w.end;
   w.complete = w.end == w.limit;
 }
@@ -63,7 +63,7 @@ bool ExpressWorms::join(const SimContext::HeaderLeft& e, NetworkInterface* ni) {
   }
   const auto limit = static_cast<uint32_t>(stages_.size());
   Worm w{base, base, base + 1, limit, false, false, e.msg, 0, nullptr, nullptr, -1, 0, false, 0, wormsim::kNever, 0, 0};
-  e.router->begin_express(e.in_vc, e.in_port);
+  e.router->begin_express(e.in_port);
   // While its tail has not gone in, the worm holds its injection channel and the buffer it feeds.
   const int channel = ni->begin_express(e.msg);
   if (channel >= 0) {
@@ -75,7 +75,7 @@ bool ExpressWorms::join(const SimContext::HeaderLeft& e, NetworkInterface* ni) {
   }
   worm_of_msg_[e.msg] = static_cast<uint32_t>(worms_.size());
   worms_.push_back(w);
-  ++admitted_;
+  ++joined_;
   return true;
 }
 

@@ -67,8 +67,8 @@ class ExpressWorms {
   bool empty() const { return worms_.empty(); }
   // Frozen worms move flits every cycle, although no counter shows it until they thaw.
   bool any_frozen() const { return frozen_ > 0; }
-  // For the summary's host block: worms admitted, and flit moves (injections included) made here.
-  uint64_t admitted() const { return admitted_; }
+  // For the summary's host block: worms that joined, and flit moves (injections included) made here.
+  uint64_t joined() const { return joined_; }
   uint64_t flit_moves() const { return flit_moves_; }
   // Worms frozen in steady streaming, and the cycles skipped that way (summed over worms).
   uint64_t frozen_worms() const { return frozen_total_; }
@@ -123,7 +123,7 @@ class ExpressWorms {
   std::vector<Flit> snap_slots_[2];
   bool allow_freezing_ = true;
   uint32_t frozen_ = 0;
-  uint64_t admitted_ = 0, flit_moves_ = 0, frozen_total_ = 0, frozen_cycles_ = 0;
+  uint64_t joined_ = 0, flit_moves_ = 0, frozen_total_ = 0, frozen_cycles_ = 0;
 };
 
 }  // namespace wormsim

@@ -355,14 +355,6 @@ bool Router::port_has_head(int ip) const {
 
 // --- express worms ------------------------------------------------------------
 
-int Router::express_vc(int ip, uint32_t msg) const {
-  for (int i = ip * vcs_, end = i + vcs_of_port(ip); i < end; ++i) {
-    const InputVC& iv = in_[i];
-    if (iv.out >= 0 && out_[iv.out].owner == msg) return i;
-  }
-  return -1;
-}
-
 Router* Router::downstream(int port, int* in_port, int* link) const {
   if (port >= link_ports_) return nullptr;
   const OutputVC& ov = out_[port * vcs_];
@@ -374,8 +366,7 @@ Router* Router::downstream(int port, int* in_port, int* link) const {
 // The port's flits, from now on, are the express loop's: the router stops
 // offering them (occupied_ports_), and flits arriving on it do not wake it.
 // Its front is the express worm's body (its header has left), so it holds no head.
-void Router::begin_express(int in_vc, int ip) {
-  (void)in_vc;
+void Router::begin_express(int ip) {
   express_ports_ |= bit(ip);
   occupied_ports_ &= ~bit(ip);
 }

@@ -71,22 +71,18 @@ class Router : public sc_core::sc_module {
   void set_active(bool a) { active_ = a; }
 
   // --- Express worms (models/express_worms.hpp) ---------------------------
-  // A worm whose header has left the network holds every channel from the one
-  // its tail is in to its ejection channel; with one VC per port nothing else
-  // can use them, so the network's express loop moves its flits and its
-  // routers leave those input ports alone until its tail has passed.
+  // Once a worm's header has left an input VC, the worm holds that VC's output
+  // until its tail has passed; with one VC per port nothing else can use it, so
+  // the network's express loop moves the body flits behind the header and the
+  // router leaves that input port alone until the tail has passed.
   //
-  // The input VC of input port `ip` whose front worm is `msg` and holds an output; -1 if none.
-  int express_vc(int ip, uint32_t msg) const;
   // Where output port `port` leads: the downstream router (null for ejection),
   // its input port, and the link's id.
   Router* downstream(int port, int* in_port, int* link) const;
   int link_ports() const { return link_ports_; }
-  int injection_ports() const { return in_ports_ - link_ports_; }
-  int held_output_port(int in_vc) const { return out_port_of(in_[in_vc].out); }
-  // Hands input VC `in_vc` (port `ip`) to the express loop, which moves its
+  // Hands input port `ip` (one VC) to the express loop, which moves its
   // flits (ExpressWorms is a friend: its per-flit loop works on the buffers directly).
-  void begin_express(int in_vc, int ip);
+  void begin_express(int ip);
   // The express worm's tail has just left input VC `in_vc` (port `ip`): the
   // worm gives up its output, and the port is the router's again.
   void end_express(int in_vc, int ip, const Flit& tail, uint64_t now);

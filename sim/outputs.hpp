@@ -18,7 +18,7 @@ struct HostTiming {
   double elaboration_seconds = 0.0;
   double simulation_seconds = 0.0;
   double wall_seconds = 0.0;
-  uint64_t express_worms = 0;       // worms admitted to the express loop (models/express_worms.hpp)
+  uint64_t express_worms = 0;       // worms whose body the express loop moved (models/express_worms.hpp)
   uint64_t express_flit_moves = 0;  // flit moves and injections it made
   uint64_t steady_worms = 0;        // express worms frozen in steady streaming
   uint64_t steady_cycles = 0;       // worm-cycles skipped that way

@@ -246,7 +246,7 @@ int run_command(const RunOptions& opts) {
   const auto t_sim = Clock::now();
   sc_core::sc_start();
   report.host.simulation_seconds = seconds_since(t_sim);
-  report.host.express_worms = net.express_worms().admitted();
+  report.host.express_worms = net.express_worms().joined();
   report.host.express_flit_moves = net.express_worms().flit_moves();
   report.host.steady_worms = net.express_worms().frozen_worms();
   report.host.steady_cycles = net.express_worms().frozen_cycles();
