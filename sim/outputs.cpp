@@ -21,8 +21,6 @@ std::string fixed(double v, int digits = 6) {
   return buf;
 }
 
-// Coordinates contain commas, so they are quoted (RFC 4180).
-std::string quoted(const std::string& s) { return "\"" + s + "\""; }
 
 std::string cycle_or_empty(uint64_t c) { return c == kNever ? "" : std::to_string(c); }
 
@@ -119,10 +117,13 @@ std::string summary_json(const RunReport& rep) {
         {"accepted_flits_per_node_cycle", window_node_cycles > 0 ? b.flits_delivered / window_node_cycles : 0.0},
         {"latency", {{"mean", b.latency.mean}, {"p50", b.latency.p50}, {"p99", b.latency.p99}, {"max", b.latency.max}}}};
   }
+  // A run that stopped early still conserves flits: those not ejected are in buffers.
   const bool complete = m.status == "completed";
-  j["invariants"] = ojson{{"flits_conserved", m.flits_injected == m.flits_ejected || !complete},
-                          {"all_messages_delivered", !complete || m.delivered == m.messages},
-                          {"buffers_consistent", net.buffers_consistent()}};
+  const bool buffers_ok = net.buffers_consistent();
+  j["invariants"] = ojson{
+      {"flits_conserved", complete ? m.flits_injected == m.flits_ejected : m.flits_injected >= m.flits_ejected && buffers_ok},
+      {"all_messages_delivered", m.delivered == m.messages},
+      {"buffers_consistent", buffers_ok}};
   if (!net.deadlock_cycle().empty()) {
     ojson cyc = ojson::array();
     for (const WaitEdge& w : net.deadlock_cycle()) {
@@ -137,6 +138,11 @@ std::string summary_json(const RunReport& rep) {
                           {"waits_for_message", w.blocker == kNoMessage ? ojson(nullptr) : ojson(w.blocker)}});
     }
     j["deadlock"] = cyc;
+  }
+  if (rep.outputs) {
+    ojson files = ojson::object();
+    for (const OutputFile& f : *rep.outputs) files[f.name] = ojson{{"bytes", f.bytes}, {"crc32", crc32_hex(f.crc32)}};
+    j["outputs"] = files;
   }
   j["warnings"] = rep.warnings;
   if (rep.config->host_timing) {
@@ -173,7 +179,7 @@ std::string messages_csv(const RunReport& rep) {
     os << id << ',' << m.step << ',';
     if (scheduled) os << (id - offsets[m.step]);
     os << ',' << m.src << ',' << m.dst << ','
-       << quoted(topo.node_name(m.src)) << ',' << quoted(topo.node_name(m.dst)) << ',' << quoted(pname) << ','
+       << csv_quoted(topo.node_name(m.src)) << ',' << csv_quoted(topo.node_name(m.dst)) << ',' << csv_quoted(pname) << ','
        << m.flits << ',' << m.hops << ',' << cycle_or_empty(m.release) << ',' << cycle_or_empty(m.inject) << ','
        << cycle_or_empty(m.header_arrival) << ',' << cycle_or_empty(m.delivered) << ',';
     if (v.delivered) os << v.latency;
@@ -195,8 +201,8 @@ std::string links_csv(const RunReport& rep) {
   os << "link,src,dst,src_coord,dst_coord,dim,dir,wrap,busy_cycles,utilisation\n";
   for (int l = 0; l < topo.num_links(); ++l) {
     const int port = topo.link_port(l);
-    os << l << ',' << topo.link_src(l) << ',' << topo.link_dst(l) << ',' << quoted(topo.node_name(topo.link_src(l)))
-       << ',' << quoted(topo.node_name(topo.link_dst(l))) << ',' << topo.port_dim(port) << ','
+    os << l << ',' << topo.link_src(l) << ',' << topo.link_dst(l) << ',' << csv_quoted(topo.node_name(topo.link_src(l)))
+       << ',' << csv_quoted(topo.node_name(topo.link_dst(l))) << ',' << topo.port_dim(port) << ','
        << (topo.kind() == TopologyKind::Hypercube ? (topo.coord(topo.link_src(l), port) ? -1 : 1) : topo.port_dir(port))
        << ',' << (topo.link_is_wrap(l) ? 1 : 0) << ',' << busy[l] << ','
        << fixed(span > 0 ? static_cast<double>(busy[l]) / span : 0.0) << '\n';
@@ -220,18 +226,22 @@ std::string steps_csv(const RunReport& rep) {
   return os.str();
 }
 
-void write_outputs(const std::string& dir, const RunReport& rep) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) throw std::runtime_error(dir + ": cannot create output folder: " + ec.message());
-  const std::filesystem::path d(dir);
-  write_file_atomically((d / "messages.csv").string(), messages_csv(rep));
-  write_file_atomically((d / "links.csv").string(), links_csv(rep));
-  write_file_atomically((d / "steps.csv").string(), steps_csv(rep));
-  write_file_atomically((d / "summary.json").string(), summary_json(rep));
+std::string csv_quoted(const std::string& s) {
+  std::string q = "\"";
+  for (char c : s) {
+    if (c == '"') q += '"';
+    q += c;
+  }
+  return q + "\"";
 }
 
-std::string human_summary(const RunReport& rep, const std::string& dir) {
+void write_csv_outputs(OutputSet& set, const RunReport& rep) {
+  set.add("messages.csv", messages_csv(rep));
+  set.add("links.csv", links_csv(rep));
+  set.add("steps.csv", steps_csv(rep));
+}
+
+std::string human_summary(const RunReport& rep, const std::string& dir, const std::vector<OutputFile>& files) {
   const RunMetrics& m = rep.metrics;
   const Config& c = *rep.config;
   std::ostringstream os;
@@ -253,7 +263,9 @@ std::string human_summary(const RunReport& rep, const std::string& dir) {
     os << "background:  " << m.background.delivered << " of " << m.background.messages << " packets delivered, latency mean "
        << fixed(m.background.latency.mean, 2) << ", p99 " << m.background.latency.p99 << " cycles\n";
   }
-  os << "outputs:     " << dir << "/{summary.json,messages.csv,links.csv,steps.csv}\n";
+  os << "outputs:     " << dir << "/{" << kSummaryFile;
+  for (const OutputFile& f : files) os << ',' << f.name;
+  os << "}\n";
   return os.str();
 }
 

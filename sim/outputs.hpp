@@ -1,7 +1,6 @@
 // The files a run leaves in its output folder (docs/metrics.md lists every
-// column): summary.json, messages.csv, links.csv, steps.csv. Each is written
-// atomically; summary.json is written last, so a folder with a summary.json
-// always has the matching CSVs.
+// column): summary.json, messages.csv, links.csv, steps.csv, written as one set
+// (sim/output_set.hpp): summary.json last, with the size and CRC-32 of the others.
 #pragma once
 
 #include <string>
@@ -11,6 +10,7 @@
 #include "schedules/schedule.hpp"
 #include "sim/config.hpp"
 #include "sim/metrics.hpp"
+#include "sim/output_set.hpp"
 
 namespace wormsim {
 
@@ -30,6 +30,7 @@ struct RunReport {
   const Network* network = nullptr;
   const std::vector<int>* message_packets = nullptr;  // per message id
   const std::vector<uint32_t>* step_offsets = nullptr;
+  const std::vector<OutputFile>* outputs = nullptr;  // the rest of the set, for the manifest
   RunMetrics metrics;
   HostTiming host;
   std::vector<std::string> warnings;
@@ -40,10 +41,14 @@ std::string messages_csv(const RunReport& report);
 std::string links_csv(const RunReport& report);
 std::string steps_csv(const RunReport& report);
 
-// Creates the folder if needed and writes the four files. Throws std::runtime_error.
-void write_outputs(const std::string& dir, const RunReport& report);
+// Writes messages.csv, links.csv and steps.csv into the set (after begin()).
+// Throws std::runtime_error.
+void write_csv_outputs(OutputSet& set, const RunReport& report);
+
+// RFC 4180 field: quoted, with inner quotes doubled.
+std::string csv_quoted(const std::string& s);
 
 // The short human-readable summary printed on stdout.
-std::string human_summary(const RunReport& report, const std::string& dir);
+std::string human_summary(const RunReport& report, const std::string& dir, const std::vector<OutputFile>& files);
 
 }  // namespace wormsim

@@ -11,6 +11,7 @@
 #include <memory>
 
 #include <spdlog/spdlog.h>
+#include <sysc/tracing/sc_tracing_ids.h>
 
 #include "models/network.hpp"
 #include "schedules/generators/generators.hpp"
@@ -20,7 +21,9 @@
 #include "sim/executor.hpp"
 #include "sim/metrics.hpp"
 #include "sim/atomic_file.hpp"
+#include "sim/output_set.hpp"
 #include "sim/outputs.hpp"
+#include "sim/version.hpp"
 #include "sim/timeline_trace.hpp"
 
 namespace wormsim {
@@ -125,6 +128,22 @@ bool prepare_traffic(Config& cfg, const Topology& topo) {
   return true;
 }
 
+// Closes the VCD and moves it into the set. SystemC writes nothing for a run
+// that ends before its first traced cycle; such a run gets a valid VCD with
+// the header alone.
+void write_vcd_trace(OutputSet& outputs, sc_core::sc_trace_file* vcd, const std::string& written) {
+  sc_core::sc_close_vcd_trace_file(vcd);
+  std::error_code ec;
+  if (std::filesystem::exists(written, ec)) {
+    outputs.adopt("trace.vcd", written);
+    return;
+  }
+  outputs.add("trace.vcd",
+              "$version\n wormsim " + std::string(kWormsimVersion) +
+                  " (the run stopped before its first cycle was traced)\n$end\n\n$timescale\n     1 ns\n$end\n\n"
+                  "$scope module SystemC $end\n$upscope $end\n\n$enddefinitions  $end\n");
+}
+
 // One log line per worm of the deadlock: where its header waits and for whom.
 void log_wait_cycle(const Network& net) {
   const Topology& topo = net.topology();
@@ -213,6 +232,15 @@ int run_command(const RunOptions& opts) {
               << " links; this one has " << topo.num_links() << "); use perfetto\n";
     return kExitInputError;
   }
+  // Taken before anything is simulated: an unwritable folder, or one another run
+  // is writing to, is refused at once.
+  std::unique_ptr<OutputSet> outputs;
+  try {
+    outputs = std::make_unique<OutputSet>(cfg.out_dir);
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return kExitInputError;
+  }
   // Deliberately never destroyed: SystemC removes modules one by one, which is
   // quadratic in their number (seconds for 64k modules), and the process exits
   // as soon as the outputs are written (sim/main.cpp).
@@ -231,16 +259,18 @@ int run_command(const RunOptions& opts) {
   std::vector<ChannelUse> channel_uses;
   if (trace == TraceKind::Perfetto) net.record_channel_use(&channel_uses);
   sc_core::sc_trace_file* vcd = nullptr;
-  const std::string vcd_tmp = (std::filesystem::path(cfg.out_dir) / ("trace.vcd.tmp-" + std::to_string(getpid()))).string();
+  const std::string vcd_tmp = outputs->path_of("trace.vcd.tmp-" + std::to_string(getpid()));
   if (trace == TraceKind::Vcd) {
-    std::error_code ec;
-    std::filesystem::create_directories(cfg.out_dir, ec);
     sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);  // keep stdout clean
+    // A run that stops before its first traced cycle gets an empty VCD instead (write_vcd_trace).
+    sc_core::sc_report_handler::set_actions(sc_core::SC_ID_TRACING_CLOSE_EMPTY_FILE_, sc_core::SC_DO_NOTHING);
     vcd = sc_core::sc_create_vcd_trace_file(vcd_tmp.c_str());  // SystemC appends ".vcd"
     vcd->set_time_unit(1, sc_core::SC_NS);
     net.trace_signals(vcd);
   }
 
+  // Handled until the outputs are complete: a signal during writing only stops
+  // a simulation that has already ended.
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
   const auto t_sim = Clock::now();
@@ -250,8 +280,6 @@ int run_command(const RunOptions& opts) {
   report.host.express_flit_moves = net.express_worms().flit_moves();
   report.host.steady_worms = net.express_worms().frozen_worms();
   report.host.steady_cycles = net.express_worms().frozen_cycles();
-  std::signal(SIGINT, SIG_DFL);
-  std::signal(SIGTERM, SIG_DFL);
 
   report.config = &cfg;
   report.schedule = &schedule;
@@ -261,25 +289,25 @@ int run_command(const RunOptions& opts) {
   report.metrics = compute_metrics(net, static_cast<int>(schedule.steps.size()));
   report.host.wall_seconds = seconds_since(t0);
   try {
-    const std::filesystem::path dir(cfg.out_dir);
-    if (vcd) {
-      sc_core::sc_close_vcd_trace_file(vcd);
-      std::filesystem::rename(vcd_tmp + ".vcd", dir / "trace.vcd");
-    }
+    outputs->begin();
+    write_csv_outputs(*outputs, report);
+    if (vcd) write_vcd_trace(*outputs, vcd, vcd_tmp + ".vcd");
     if (trace == TraceKind::Perfetto) {
       // Canonical order (the simulator records uses in whatever order it steps routers).
       std::sort(channel_uses.begin(), channel_uses.end(), [](const ChannelUse& a, const ChannelUse& b) {
         return std::tie(a.from, a.node, a.port, a.vc, a.msg) < std::tie(b.from, b.node, b.port, b.vc, b.msg);
       });
-      std::filesystem::create_directories(dir);
-      write_file_atomically((dir / "trace.json").string(), perfetto_trace_json(net, channel_uses, schedule));
+      outputs->add("trace.json", perfetto_trace_json(net, channel_uses, schedule));
     }
-    write_outputs(cfg.out_dir, report);
+    report.outputs = &outputs->files();
+    outputs->commit(summary_json(report));
   } catch (const std::exception& e) {
     std::cerr << "error: " << e.what() << "\n";
     return kExitInputError;
   }
-  if (!opts.quiet) std::cout << human_summary(report, cfg.out_dir) << std::flush;
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
+  if (!opts.quiet) std::cout << human_summary(report, cfg.out_dir, outputs->files()) << std::flush;
   const RunMetrics& m = report.metrics;
   if (net.status() != RunStatus::Completed) {
     std::cerr << "run stopped: " << m.status << " at cycle " << net.cycle() << " with " << m.delivered << " of "
