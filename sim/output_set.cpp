@@ -126,8 +126,24 @@ void OutputSet::begin() {
     const std::string p = path_of(name);
     if (::unlink(p.c_str()) != 0 && errno != ENOENT) throw std::runtime_error(p + ": cannot remove: " + errno_text());
   }
+  remove_stale_temporaries();
   sync_folder(dir_);
   begun_ = true;
+}
+
+// Temporary files of runs killed while writing (name.tmp.PID, trace.vcd.tmp-PID.vcd).
+// The lock guarantees that no live run owns one.
+void OutputSet::remove_stale_temporaries() {
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir_, ec)) {
+    const std::string n = e.path().filename().string();
+    const bool ours = n.rfind("trace.vcd.tmp-", 0) == 0 || n.find(".csv.tmp.") != std::string::npos ||
+                      n.find(".json.tmp.") != std::string::npos;
+    const std::string pid = std::to_string(::getpid());
+    const bool mine = n == "trace.vcd.tmp-" + pid + ".vcd" ||
+                      (n.size() > pid.size() + 5 && n.compare(n.size() - pid.size() - 5, std::string::npos, ".tmp." + pid) == 0);
+    if (ours && !mine) fs::remove(e.path(), ec);
+  }
 }
 
 void OutputSet::add(const std::string& name, const std::string& content) {

@@ -55,6 +55,7 @@ class OutputSet {
 
  private:
   void release();
+  void remove_stale_temporaries();
 
   std::string dir_;
   int lock_fd_ = -1;

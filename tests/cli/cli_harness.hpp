@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -49,10 +50,31 @@ inline fs::path bad_inputs_dir() { return source_dir() / "tests" / "bad_inputs";
 inline fs::path default_config() { return source_dir() / "configs" / "default.yaml"; }
 inline fs::path default_schedule() { return source_dir() / "configs" / "schedules" / "mesh4x4_eye_from_1_1.json"; }
 
+// How a child is run, beyond its arguments.
+struct RunControl {
+  int timeout_s = 60;         // the process group is killed after this
+  int signal_after_ms = -1;   // >= 0: send `signal` to the process that long after it started
+  int signal = SIGINT;
+  long long file_size_limit = -1;  // >= 0: RLIMIT_FSIZE in bytes (a full disk), with SIGXFSZ ignored
+  std::string stdout_path;    // non-empty: stdout goes to this file (e.g. /dev/full) instead of being captured
+  std::string stdin_path;     // non-empty: stdin comes from this file instead of /dev/null
+};
+
+inline Result run_wormsim_with(const std::vector<std::string>& args, const fs::path& cwd, const RunControl& ctl);
+
 // Runs WORMSIM_BIN with `args` in `cwd`. Kills the process group after `timeout_s`.
 // With interrupt_after_ms >= 0, sends SIGINT to the process that long after it started.
 inline Result run_wormsim(const std::vector<std::string>& args, const fs::path& cwd, int timeout_s = 60,
                           int interrupt_after_ms = -1) {
+  RunControl ctl;
+  ctl.timeout_s = timeout_s;
+  ctl.signal_after_ms = interrupt_after_ms;
+  return run_wormsim_with(args, cwd, ctl);
+}
+
+inline Result run_wormsim_with(const std::vector<std::string>& args, const fs::path& cwd, const RunControl& ctl) {
+  const int timeout_s = ctl.timeout_s;
+  const int interrupt_after_ms = ctl.signal_after_ms;
   Result r;
   int out_pipe[2], err_pipe[2];
   if (::pipe(out_pipe) != 0 || ::pipe(err_pipe) != 0) throw std::runtime_error("pipe failed");
@@ -60,14 +82,26 @@ inline Result run_wormsim(const std::vector<std::string>& args, const fs::path& 
   if (pid < 0) throw std::runtime_error("fork failed");
   if (pid == 0) {
     ::setpgid(0, 0);
-    ::dup2(out_pipe[1], STDOUT_FILENO);
+    if (ctl.stdout_path.empty()) {
+      ::dup2(out_pipe[1], STDOUT_FILENO);
+    } else {
+      const int fd = ::open(ctl.stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      if (fd < 0) ::_exit(125);
+      ::dup2(fd, STDOUT_FILENO);
+      ::close(fd);
+    }
     ::dup2(err_pipe[1], STDERR_FILENO);
+    if (ctl.file_size_limit >= 0) {
+      const rlimit lim{static_cast<rlim_t>(ctl.file_size_limit), static_cast<rlim_t>(ctl.file_size_limit)};
+      ::setrlimit(RLIMIT_FSIZE, &lim);
+      ::signal(SIGXFSZ, SIG_IGN);  // writes past the limit fail with EFBIG, as on a full disk
+    }
     ::close(out_pipe[0]);
     ::close(out_pipe[1]);
     ::close(err_pipe[0]);
     ::close(err_pipe[1]);
-    const int devnull = ::open("/dev/null", O_RDONLY);
-    if (devnull >= 0) ::dup2(devnull, STDIN_FILENO);
+    const int in = ::open(ctl.stdin_path.empty() ? "/dev/null" : ctl.stdin_path.c_str(), O_RDONLY);
+    if (in >= 0) ::dup2(in, STDIN_FILENO);
     if (::chdir(cwd.c_str()) != 0) ::_exit(126);
     std::vector<std::string> argv_s{WORMSIM_BIN};
     argv_s.insert(argv_s.end(), args.begin(), args.end());
@@ -98,7 +132,7 @@ inline Result run_wormsim(const std::vector<std::string>& args, const fs::path& 
     if (!interrupted) {
       const auto since = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
       if (since.count() >= interrupt_after_ms) {
-        ::kill(pid, SIGINT);
+        ::kill(pid, ctl.signal);
         interrupted = true;
       } else {
         wait_ms = std::min<int>(wait_ms, static_cast<int>(interrupt_after_ms - since.count()));
