@@ -1,5 +1,7 @@
 #include "schedules/schedule_json.hpp"
 
+#include "schedules/input_file.hpp"
+
 #include <climits>
 #include <fstream>
 #include <memory>
@@ -315,14 +317,14 @@ bool parse_schedule_json(const std::string& text, Schedule& out, Diagnostics& di
 }
 
 bool load_schedule_file(const std::string& path, Schedule& out, Diagnostics& diag) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    diag.error("", "cannot open schedule file");
+  std::string text;
+  try {
+    text = read_input_file(path);
+  } catch (const InputFileError& e) {
+    diag.error("", std::string("cannot open schedule file: ") + e.what());
     return false;
   }
-  std::ostringstream buf;
-  buf << in.rdbuf();
-  return parse_schedule_json(buf.str(), out, diag);
+  return parse_schedule_json(text, out, diag);
 }
 
 std::string schedule_to_json(const Schedule& s) {

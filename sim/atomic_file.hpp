@@ -7,7 +7,20 @@
 
 namespace wormsim {
 
+// The new file gets `mode` when given (>= 0), else 0644 less the umask.
 // Throws std::runtime_error naming the path if any part fails.
-void write_file_atomically(const std::string& path, const std::string& content);
+void write_file_atomically(const std::string& path, const std::string& content, int mode = -1);
+
+// Writes a command's output file the way a user means `-o PATH`: "-" is
+// standard output; a symlink is written through to its target; a character
+// device (/dev/null) or FIFO is written to in place; a regular file, or a path
+// that does not exist yet, is replaced atomically (keeping an existing file's
+// permissions). Anything else (a folder, a block device, a socket) is refused.
+// Throws std::runtime_error naming the path.
+void write_output_file(const std::string& path, const std::string& content);
+
+// Writes to standard output and flushes; throws std::runtime_error when the
+// bytes cannot be written (a full disk, /dev/full, a closed pipe).
+void write_stdout(const std::string& content);
 
 }  // namespace wormsim

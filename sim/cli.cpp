@@ -1,5 +1,8 @@
 #include "sim/cli.hpp"
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -10,6 +13,7 @@
 
 #include "sim/run.hpp"
 #include "sim/schedule_commands.hpp"
+#include "schedules/terminal_text.hpp"
 #include "sim/version.hpp"
 
 namespace wormsim {
@@ -23,9 +27,18 @@ void setup_logging(const std::string& level) {
   spdlog::set_level(spdlog::level::from_str(level));
 }
 
-}  // namespace
+// Output that could not be written is an error, not a success: a full disk or
+// /dev/full must not leave a cut-off file behind an exit code of 0.
+bool stdout_written() {
+  errno = 0;
+  const bool ok = std::cout.flush() && std::fflush(stdout) == 0 && !std::ferror(stdout);
+  if (!ok)
+    std::cerr << "error: standard output: cannot write" << (errno ? std::string(": ") + std::strerror(errno) : std::string())
+              << "\n";
+  return ok;
+}
 
-int cli_main(int argc, char** argv) {
+int dispatch(int argc, char** argv) {
   CLI::App app{"wormsim " + std::string(kWormsimVersion) +
                ": cycle-accurate flit-level wormhole network simulator (SystemC)\n"
                "Simulates step-indexed broadcast and collective schedules on meshes, tori and hypercubes."};
@@ -119,6 +132,17 @@ int cli_main(int argc, char** argv) {
   if (draw_cmd->parsed()) return schedule_draw(draw);
   if (survey_cmd->parsed()) return schedule_survey(survey, survey_sources, survey_json);
   return kExitUsage;
+}
+
+}  // namespace
+
+int cli_main(int argc, char** argv) {
+  static EscapingStreambuf escaped_stderr(std::cerr.rdbuf());
+  std::cerr.rdbuf(&escaped_stderr);
+  const int code = dispatch(argc, argv);
+  escaped_stderr.finish();
+  if (!stdout_written() && code == kExitOk) return kExitInputError;
+  return code;
 }
 
 }  // namespace wormsim

@@ -6,6 +6,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "schedules/input_file.hpp"
+
 namespace wormsim {
 
 namespace {
@@ -39,7 +41,7 @@ class Reader {
     if (!map.IsMap()) fail(path.empty() ? "(top level)" : path, "expected a mapping of keys", map);
     std::set<std::string> seen;
     for (const auto& kv : map) {
-      const std::string key = kv.first.as<std::string>();
+      const std::string key = this->key(kv.first, path);
       // yaml-cpp keeps the first of repeated keys; a repeated key is almost always a mistake.
       if (!seen.insert(key).second) fail(join(path, key), "key given twice", kv.first);
       if (!keys.count(key)) {
@@ -51,6 +53,13 @@ class Reader {
   }
 
   static std::string join(const std::string& a, const std::string& b) { return a.empty() ? b : a + "." + b; }
+
+  // A mapping key as text; YAML also allows lists and mappings as keys (`? [a, b] : 1`).
+  std::string key(const YAML::Node& k, const std::string& map_path) const {
+    if (!k.IsScalar())
+      fail(map_path.empty() ? "(top level)" : map_path, "keys must be plain names, not a list or mapping", k);
+    return k.Scalar();
+  }
 
   long long integer(const YAML::Node& n, const std::string& path, long long lo, long long hi) const {
     if (!n.IsScalar()) fail(path, "expected an integer, got a " + kind(n), n);
@@ -93,6 +102,18 @@ class Reader {
   std::set<std::string> overridden_;
 };
 
+// Parses a --set value exactly as the same text would parse as a key's value
+// in a config file: placed, indented, under a key. A bare YAML::Load would
+// take the first node and drop the rest ("[8,8],[4,4]", "[8,8] foo").
+YAML::Node parse_override_value(const std::string& text) {
+  std::string doc = "value:\n  ";
+  for (char c : text) {
+    doc += c;
+    if (c == '\n') doc += "  ";
+  }
+  return YAML::Load(doc)["value"];
+}
+
 // Applies "a.b.c=value" to the tree, creating maps on the way.
 void apply_override(YAML::Node root, const std::string& text, Reader& r) {
   const auto eq = text.find('=');
@@ -101,7 +122,7 @@ void apply_override(YAML::Node root, const std::string& text, Reader& r) {
   const std::string path = text.substr(0, eq);
   YAML::Node value;
   try {
-    value = YAML::Load(text.substr(eq + 1));
+    value = parse_override_value(text.substr(eq + 1));
   } catch (const YAML::Exception& e) {
     throw ConfigError("--set " + text + ": value is not valid YAML: " + e.msg);
   }
@@ -213,6 +234,7 @@ void read_schedule(const YAML::Node& n, Config& c, const Reader& r, const fs::pa
   if (n["file"] && n["algorithm"]) r.fail("schedule", "give either file or algorithm, not both", n);
   if (n["file"]) {
     const fs::path p = r.string(n["file"], "schedule.file");
+    if (p.empty()) r.fail("schedule.file", "expected the path of a schedule JSON file, got an empty string", n["file"]);
     s.file = (p.is_absolute() ? p : base / p).lexically_normal().string();
   } else if (n["algorithm"]) {
     s.algorithm = r.string(n["algorithm"], "schedule.algorithm");
@@ -240,8 +262,10 @@ void read_schedule(const YAML::Node& n, Config& c, const Reader& r, const fs::pa
   }
   if (n["params"]) {
     if (!n["params"].IsMap()) r.fail("schedule.params", "expected a mapping of name: value", n["params"]);
-    for (const auto& kv : n["params"])
-      s.params[kv.first.as<std::string>()] = r.string(kv.second, "schedule.params." + kv.first.as<std::string>());
+    for (const auto& kv : n["params"]) {
+      const std::string name = r.key(kv.first, "schedule.params");
+      s.params[name] = r.string(kv.second, "schedule.params." + name);
+    }
   }
   if (n["flits"]) s.flits = static_cast<int>(r.integer(n["flits"], "schedule.flits", 1, 1 << 24));
   if (n["mode"]) {
@@ -318,7 +342,7 @@ void read_traffic(const YAML::Node& n, Config& c, const Reader& r) {
       t.lengths.push_back({static_cast<int>(r.integer(f[i], "traffic.flits[" + std::to_string(i) + "]", 1, 1 << 20)), 1.0});
   } else if (f.IsMap() && f.size() > 0) {
     for (const auto& kv : f) {
-      const std::string key = kv.first.as<std::string>();
+      const std::string key = r.key(kv.first, "traffic.flits");
       t.lengths.push_back({static_cast<int>(r.integer(kv.first, "traffic.flits (key " + key + ")", 1, 1 << 20)),
                            weight(kv.second, "traffic.flits." + key, r)});
     }
@@ -371,10 +395,14 @@ Config load_config(const std::string& path, const std::vector<std::string>& over
   c.path = path;
   Reader r(path);
   YAML::Node root;
+  std::string text;
   try {
-    root = YAML::LoadFile(path);
-  } catch (const YAML::BadFile&) {
-    throw ConfigError(path + ": cannot open config file");
+    text = read_input_file(path);
+  } catch (const InputFileError& e) {
+    throw ConfigError(path + ": cannot open config file: " + e.what());
+  }
+  try {
+    root = YAML::Load(text);
   } catch (const YAML::ParserException& e) {
     throw ConfigError(path + ": not valid YAML (line " + std::to_string(e.mark.line + 1) + "): " + e.msg);
   } catch (const YAML::Exception& e) {

@@ -14,13 +14,16 @@
 #include "models/timing.hpp"
 #include "models/topology.hpp"
 #include "models/node_id.hpp"
+#include "schedules/terminal_text.hpp"
 #include "sim/background_traffic.hpp"
 #include "sim/executor.hpp"
 
 namespace wormsim {
 
+// Its message may quote the user's text: escaped (schedules/terminal_text.hpp),
+// so that a NUL does not cut it short and nothing in it acts on a terminal.
 struct ConfigError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+  explicit ConfigError(const std::string& what) : std::runtime_error(printable(what)) {}
 };
 
 struct ScheduleSource {

@@ -15,6 +15,7 @@
 
 #include "models/network.hpp"
 #include "schedules/generators/generators.hpp"
+#include "schedules/input_file.hpp"
 #include "schedules/schedule_json.hpp"
 #include "schedules/validator.hpp"
 #include "sim/background_traffic.hpp"
@@ -167,11 +168,14 @@ bool prepare_schedule(const Config& cfg, Schedule& s, Diagnostics& diag) {
     return true;
   }
   if (!cfg.schedule.file.empty()) {
-    if (!std::filesystem::is_regular_file(cfg.schedule.file)) {
-      diag.error("", "cannot open schedule file (named by schedule.file in " + cfg.path + ")");
+    std::string text;
+    try {
+      text = read_input_file(cfg.schedule.file);
+    } catch (const InputFileError& e) {
+      diag.error("", std::string("cannot open schedule file: ") + e.what() + " (named by schedule.file in " + cfg.path + ")");
       return false;
     }
-    if (!load_schedule_file(cfg.schedule.file, s, diag)) return false;
+    if (!parse_schedule_json(text, s, diag)) return false;
   } else if (!generate_from_config(cfg, s, diag)) {
     return false;
   }

@@ -130,8 +130,7 @@ int schedule_generate(const GenerateOptions& o) {
   try {
     const Schedule s = generate_schedule(o.algorithm, spec, g);
     const std::string text = schedule_to_json(s);
-    if (o.output.empty() || o.output == "-") std::cout << text;
-    else write_file_atomically(o.output, text);
+    write_output_file(o.output.empty() ? "-" : o.output, text);
   } catch (const std::exception& e) {
     std::cerr << "error: " << e.what() << "\n";
     return kExitInputError;
@@ -209,7 +208,7 @@ int schedule_draw(const DrawOptions& o) {
   svg.title = o.title;
   try {
     const Topology topo(s.topology);
-    write_file_atomically(o.output, schedule_to_svg(s, topo, svg));
+    write_output_file(o.output, schedule_to_svg(s, topo, svg));
   } catch (const std::exception& e) {
     std::cerr << "error: " << o.file << ": " << e.what() << "\n";
     return kExitInputError;

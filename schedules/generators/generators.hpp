@@ -12,13 +12,15 @@
 
 #include "models/topology.hpp"
 #include "schedules/schedule.hpp"
+#include "schedules/terminal_text.hpp"
 
 namespace wormsim {
 
 // Thrown for options a generator cannot honour (wrong topology, size not a power
-// of two, bad source...). The message names the option and what was expected.
+// of two, bad source...). The message names the option and what was expected;
+// user text in it is escaped (schedules/terminal_text.hpp).
 struct GeneratorError : std::invalid_argument {
-  using std::invalid_argument::invalid_argument;
+  explicit GeneratorError(const std::string& what) : std::invalid_argument(printable(what)) {}
 };
 
 struct GeneratorOptions {

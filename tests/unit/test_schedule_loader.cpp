@@ -473,7 +473,7 @@ TEST(Loader, MissingFile) {
   Schedule s;
   Diagnostics d("/nonexistent/s.json");
   EXPECT_FALSE(load_schedule_file("/nonexistent/s.json", s, d));
-  EXPECT_EQ(d.format(), "/nonexistent/s.json: error: cannot open schedule file\n");
+  EXPECT_EQ(d.format(), "/nonexistent/s.json: error: cannot open schedule file: No such file or directory\n");
 }
 
 TEST(Loader, FolderInsteadOfFile) {
