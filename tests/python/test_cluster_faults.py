@@ -118,7 +118,7 @@ def test_lost_workers(tmp_path):
         _, err = sweep.communicate(timeout=60)
         waited = time.monotonic() - killed_at
         assert sweep.returncode == 4, err
-        assert 2 <= waited < 12, waited
+        assert 2 <= waited < 30, waited  # bounded: it used to wait forever
         assert f"error: the cluster at {address} has had no worker for 2 s (--worker-timeout): stopped" in err
         rows = read_csv_rows(out / "results.csv")
         assert len(rows) == 8
