@@ -421,7 +421,9 @@ def _stacked(ax, labels, parts, names, ylabel):
 
 def plot_contention(args):
     p = args.input
-    is_run = os.path.isdir(p) and os.path.exists(os.path.join(p, "messages.csv"))
+    # a run folder (even one whose set is incomplete: Run says what is wrong), not a sweep folder
+    is_run = os.path.isdir(p) and not os.path.exists(os.path.join(p, tablemod.TABLE_CSV)) and any(
+        os.path.lexists(os.path.join(p, f)) for f in ("messages.csv", "summary.json"))
     if is_run:
         run = Run(p)
         m = run.messages

@@ -10,8 +10,9 @@ Writes OUT/results.csv (and results.parquet if pyarrow is installed): one row pe
 point with every swept parameter and every summary metric. Each point runs in
 OUT/points/<id>/. Re-running skips complete points. See docs/sweeps.md.
 
-Exit codes: 0 every point ran without error; 1 bad spec or setup; 2 bad command
-line; 3 some points failed (their rows have an error); 130 interrupted.
+Exit codes: 0 every point ran without error; 1 bad spec, setup or unreadable table;
+2 bad command line; 3 some points failed (their rows have an error); 4 stopped
+because the cluster had no worker for --worker-timeout seconds; 130 interrupted.
 """
 
 import argparse
@@ -21,6 +22,7 @@ import os
 import secrets
 import signal
 import sys
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -31,8 +33,10 @@ if HERE not in sys.path:
 from wormsim_py import atomicio, progress, runner, table  # noqa: E402
 from wormsim_py import spec as specmod  # noqa: E402
 
-EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_FAILED, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_FAILED, EXIT_NO_WORKERS, EXIT_INTERRUPTED = 0, 1, 2, 3, 4, 130
 WRITE_INTERVAL = 1.0  # seconds between table rewrites while points complete
+DEFAULT_WORKER_TIMEOUT = 60.0
+WORKER_POLL = 1.0  # seconds between asking the scheduler how many workers it has
 
 
 class SweepError(Exception):
@@ -62,6 +66,9 @@ def parse_args(argv):
     p.add_argument("--wormsim", metavar="PATH",
                    help="wormsim binary (default: $WORMSIM_BIN, else build/wormsim in the repository)")
     p.add_argument("--timeout", type=float, metavar="SECONDS", help="per-point time limit (overrides the spec)")
+    p.add_argument("--worker-timeout", type=float, default=DEFAULT_WORKER_TIMEOUT, metavar="SECONDS",
+                   help="stop when the cluster has had no worker for this long; the points not run get an "
+                        f"error row (default {DEFAULT_WORKER_TIMEOUT:g}; 0 waits forever)")
     p.add_argument("--rerun", action="store_true", help="run every point again, complete or not")
     p.add_argument("--dry-run", action="store_true", help="list the points and whether they are done; run nothing")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -72,6 +79,8 @@ def parse_args(argv):
         p.error("--connect-timeout: expected a positive number of seconds")
     if args.timeout is not None and args.timeout <= 0:
         p.error("--timeout: expected a positive number of seconds")
+    if not args.worker_timeout >= 0:
+        p.error("--worker-timeout: expected a number of seconds >= 0")
     return args
 
 
@@ -86,13 +95,31 @@ def acquire_lock(output):
     return f
 
 
-def dry_run(sp, points, existing):
+def point_states(sp, points, existing, damaged_rows):
+    """{point id: (state, reason)}: complete, todo, or damaged (its row or files do not hold)."""
+    states = {}
+    for p in points:
+        if p.id in damaged_rows:
+            states[p.id] = ("damaged", damaged_rows[p.id])
+        else:
+            states[p.id] = table.point_state(sp.output, existing.get(p.id))
+    return states
+
+
+def report_damaged(states, verb):
+    for pid, (state, reason) in states.items():
+        if state == "damaged":
+            print(f"sweep: {verb} point {pid}: {reason}", file=sys.stderr)
+
+
+def dry_run(sp, points, states):
     cols = sp.param_columns()
     print("state\tpoint\t" + "\t".join(cols))
     for p in points:
-        state = "done" if table.is_complete(sp.output, existing.get(p.id)) else "todo"
+        state = "done" if states[p.id][0] == "complete" else "todo"
         print(f"{state}\t{p.id}\t" + "\t".join(str(specmod.cell(p.params.get(c))) for c in cols))
-    done = sum(1 for p in points if table.is_complete(sp.output, existing.get(p.id)))
+    report_damaged(states, "would rerun")
+    done = sum(1 for p in points if states[p.id][0] == "complete")
     print(f"{len(points)} points, {done} done, {len(points) - done} to run; output {sp.output}", file=sys.stderr)
 
 
@@ -113,6 +140,43 @@ def start_client(args, n_todo):
     client = Client(cluster)
     client.register_worker_plugin(runner.IgnoreSigint(), name=runner.IgnoreSigint.name)
     return client, cluster
+
+
+class WorkerWatch:
+    """Measures how long the cluster has been without a worker.
+
+    Asked from a thread of its own: a call to a scheduler that went away can block for the
+    connect timeout, and the sweep must still stop on time. An unreachable scheduler counts
+    as no worker.
+    """
+
+    def __init__(self, client):
+        self.client = client
+        self._empty_since = None
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="wormsim-worker-watch", daemon=True)
+        self._thread.start()
+
+    def _run(self):
+        while not self._stop.is_set():
+            asked = time.monotonic()
+            try:
+                n = len(self.client.nthreads())
+            except Exception:  # noqa: BLE001 - see the class comment
+                n = 0
+            if n:
+                self._empty_since = None
+            elif self._empty_since is None:
+                self._empty_since = asked
+            self._stop.wait(WORKER_POLL)
+
+    def idle_for(self):
+        """Seconds since the cluster was first seen without a worker (0 while it has one)."""
+        since = self._empty_since
+        return 0.0 if since is None else time.monotonic() - since
+
+    def stop(self):
+        self._stop.set()
 
 
 def stop_client(client, cluster):
@@ -147,9 +211,15 @@ def main(argv=None):
         print(f"error: {sp.output}: cannot create the result folder ({e.strerror})", file=sys.stderr)
         return EXIT_INPUT
     csv_path = os.path.join(sp.output, table.TABLE_CSV)
-    existing = table.read_rows(csv_path)
+    try:
+        existing, damaged_rows = table.read_table(csv_path)
+    except table.TableError as e:
+        print(f"error: {e}; restore it, or move it away to run every point again "
+              f"(the point folders stay)", file=sys.stderr)
+        return EXIT_INPUT
+    states = point_states(sp, points, existing, damaged_rows)
     if args.dry_run:
-        dry_run(sp, points, existing)
+        dry_run(sp, points, states)
         return EXIT_OK
 
     try:
@@ -163,14 +233,18 @@ def main(argv=None):
         atomicio.write_text(os.path.join(sp.output, "spec.yaml"), f.read())
 
     # rows of this spec's points, in table order: complete ones are kept as they are, failed or
-    # interrupted ones until their point has run again (--rerun: every row is replaced)
+    # interrupted ones until their point has run again (--rerun: every row is replaced); damaged
+    # ones are dropped at once, so the table never shows a result its files do not back
     rows = {}
     todo = []
+    if not args.rerun:
+        report_damaged(states, "rerunning")
     for p in points:
         old = existing.get(p.id)
-        if old is not None and not args.rerun:
+        state = states[p.id][0]
+        if old is not None and not args.rerun and state != "damaged":
             rows[p.id] = table.make_row(p, {k: v for k, v in old.items() if k not in p.params and k != "dir"})
-        if args.rerun or not table.is_complete(sp.output, old):
+        if args.rerun or state != "complete":
             todo.append(p)
     dropped = len(set(existing) - {p.id for p in points})
     if dropped:
@@ -188,7 +262,9 @@ def main(argv=None):
 
     failed = 0
     interrupted = False
-    client = cluster = None
+    no_workers = False
+    not_run = 0
+    client = cluster = watch = None
     bar = None
     old_term = signal.getsignal(signal.SIGTERM)
 
@@ -218,11 +294,25 @@ def main(argv=None):
             bar = progress.Progress(len(points), done=done_before, enabled=not args.no_progress)
             last_write = time.monotonic()
             pending_write = False
-            for fut in as_completed(futures):
+            watch = WorkerWatch(client) if args.worker_timeout else None
+            # with_results: each row is fetched as soon as its task ends. A row fetched later
+            # could be lost with a worker that died meanwhile, and waiting for it would wait for
+            # Dask to recompute (run the point again), forever once no worker is left.
+            ac = as_completed(futures, with_results=True, raise_errors=False)
+            pending = set(by_key)
+            while not ac.is_empty():
+                if not ac.has_ready():
+                    if watch is not None and watch.idle_for() >= args.worker_timeout:
+                        no_workers = True
+                        break
+                    time.sleep(0.1)
+                    continue
+                fut, result = next(ac)
+                pending.discard(fut.key)
                 p = by_key[fut.key]
-                try:
-                    result = fut.result()
-                except Exception as e:  # noqa: BLE001 - a lost worker etc. is this point's failure
+                if not isinstance(result, dict):
+                    # a task error arrives as (type, exception, traceback), a cancelled one as the exception
+                    e = result[1] if isinstance(result, tuple) else result
                     result = {"status": "error", "exit_code": None,
                               "error": f"task failed on the cluster: {type(e).__name__}: {e}"}
                 rows[p.id] = table.make_row(p, result)
@@ -235,12 +325,23 @@ def main(argv=None):
                     last_write = time.monotonic()
                     pending_write = False
                 fut.release()
+            if no_workers:
+                client.cancel([f for f in futures if f.key in pending])
+                not_run = len(pending)
+                for key in pending:
+                    p = by_key[key]
+                    rows[p.id] = table.make_row(p, {
+                        "status": "error", "exit_code": None,
+                        "error": f"not run: the cluster had no worker for {args.worker_timeout:g} s"})
+                    failed += 1
             if pending_write:
                 write_table()
     except KeyboardInterrupt:
         interrupted = True
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        if watch is not None:
+            watch.stop()
         if bar is not None:
             bar.close()
         # the table holds exactly the rows received so far
@@ -252,6 +353,12 @@ def main(argv=None):
     ordered = [rows[p.id] for p in points if p.id in rows]
     n_err = sum(1 for r in ordered if table.has_error(r))
     missing = len(points) - sum(1 for p in points if table.is_complete(sp.output, rows.get(p.id)))
+    if no_workers:
+        where = f"the cluster at {args.scheduler}" if args.scheduler else "the embedded LocalCluster"
+        print(f"error: {where} has had no worker for {args.worker_timeout:g} s (--worker-timeout): stopped; "
+              f"{not_run} point(s) not run, {len(points) - missing} of {len(points)} complete; start workers "
+              f"and run the same command again -> {csv_path}", file=sys.stderr)
+        return EXIT_NO_WORKERS
     if interrupted:
         print(f"sweep: interrupted; {len(points) - missing} of {len(points)} points complete; "
               f"run the same command again to finish -> {csv_path}", file=sys.stderr)

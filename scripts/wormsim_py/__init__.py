@@ -6,10 +6,11 @@ Modules:
   runner    running one point with the wormsim binary (executed on Dask workers)
   table     the tidy results table: columns, flattening, resume
   progress  text progress bar with ETA
+  outputs   checking that a run folder holds one consistent output set (summary.json "outputs")
   runs      reading a run's output folder; dimension-order routes for per-step link loads
   plotting  matplotlib (Agg) helpers: PNG and SVG outputs, atomic saves
 
 Everything here runs with Debian's python3 packages (/usr/bin/python3).
 """
 
-__all__ = ["atomicio", "spec", "runner", "table", "progress", "runs", "plotting"]
+__all__ = ["atomicio", "spec", "runner", "table", "progress", "outputs", "runs", "plotting"]

@@ -10,7 +10,9 @@ file system).
 import json
 import os
 import shlex
+import signal
 import subprocess
+import sys
 import time
 
 OUTPUT_FILES = ("summary.json", "messages.csv", "links.csv", "steps.csv")
@@ -74,6 +76,39 @@ def build_command(task):
     return cmd
 
 
+_PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+
+
+def die_with_parent():
+    """A preexec_fn that ties the child to this process: Linux kills it (SIGKILL) when the
+    parent dies, so a killed sweep driver or worker leaves no wormsim running beside the
+    reruns of the next sweep. None where prctl is not available.
+
+    The parent-death signal fires when the *thread* that forked the child exits. run_point
+    forks from the task's thread (a Dask worker's thread-pool thread) and waits for the
+    child in that same thread, so that thread outlives the child unless the whole worker
+    process dies -- which is exactly when the child must go.
+    """
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        import ctypes
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    prctl.restype = ctypes.c_int
+    prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong]
+    parent = os.getpid()
+
+    def preexec():
+        prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+        # the parent may have died between fork and prctl: then no signal would ever come
+        if os.getppid() != parent:
+            os.kill(os.getpid(), signal.SIGKILL)
+
+    return preexec
+
+
 def run_point(task):
     """Run one point. task: dict with point, wormsim, base, sets [(key, yaml_text)], out, timeout.
 
@@ -112,7 +147,7 @@ def run_point(task):
     with open(stderr_path, "wb") as err:
         try:
             proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                  stderr=err, timeout=timeout, cwd=out)
+                                  stderr=err, timeout=timeout, cwd=out, preexec_fn=die_with_parent())
             exit_code = proc.returncode
         except subprocess.TimeoutExpired:
             error = f"timeout: killed after {timeout} s"

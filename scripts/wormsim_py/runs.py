@@ -5,6 +5,8 @@ import os
 
 import pandas as pd
 
+from .outputs import OutputSetError, verify
+
 MESSAGE_INT_COLUMNS = (
     "id", "step", "index", "src", "dst", "flits", "hops", "release", "inject", "header_arrival",
     "delivered", "latency", "zero_load_latency", "blocked_cycles", "port_wait_cycles",
@@ -21,15 +23,19 @@ class RunError(Exception):
 
 
 class Run:
-    """One run: folder (may be None when only a messages.csv was given) and its files, loaded lazily."""
+    """One run: folder (None when only a lone messages.csv was given) and its files, loaded lazily.
+
+    A folder (or a messages.csv inside one with a summary.json) must hold one consistent output
+    set (outputs.verify): files of two different runs, or a set missing a file, raise RunError.
+    """
 
     def __init__(self, path):
         p = os.fspath(path)
+        self.path = p
+        self._messages = self._summary = self._links = self._steps = None
         if os.path.isdir(p):
             self.folder = p
             self.messages_path = os.path.join(p, "messages.csv")
-            if not os.path.exists(self.messages_path):
-                raise RunError(f"{p}: no messages.csv in this folder (expected a wormsim run output folder)")
         elif os.path.isfile(p):
             self.messages_path = p
             folder = os.path.dirname(os.path.abspath(p))
@@ -38,22 +44,21 @@ class Run:
                 and os.path.basename(p) == "messages.csv" else None
         else:
             raise RunError(f"{p}: no such file or folder (expected a run output folder or a messages.csv)")
-        self.path = p
-        self._messages = self._summary = self._links = self._steps = None
+        if self.folder:
+            if not os.path.lexists(os.path.join(self.folder, "summary.json")) \
+                    and not os.path.lexists(self.messages_path):
+                raise RunError(f"{p}: no messages.csv or summary.json in this folder "
+                               f"(expected a wormsim run output folder)")
+            try:
+                self._summary = verify(self.folder)
+            except OutputSetError as e:
+                raise RunError(str(e)) from None
 
     def _file(self, name):
         return os.path.join(self.folder, name) if self.folder else None
 
     @property
     def summary(self):
-        if self._summary is None and self.folder:
-            f = self._file("summary.json")
-            if os.path.exists(f):
-                try:
-                    with open(f, encoding="utf-8") as fh:
-                        self._summary = json.load(fh)
-                except (OSError, ValueError) as e:
-                    raise RunError(f"{f}: unreadable summary.json ({e})") from None
         return self._summary
 
     @property

@@ -20,7 +20,7 @@ import io
 import json
 import os
 
-from . import atomicio, spec as specmod
+from . import atomicio, outputs, runner, spec as specmod
 
 TABLE_CSV = "results.csv"
 TABLE_PARQUET = "results.parquet"
@@ -39,27 +39,92 @@ def point_dir_rel(point_id):
     return f"{POINTS_DIR}/{point_id}"
 
 
-def read_rows(path):
-    """Rows of an existing table as {column: text}, keyed by point id (empty if no table)."""
+class TableError(Exception):
+    """results.csv cannot be read as a table; str() names the file and what is wrong."""
+
+
+def read_table(path):
+    """(rows, damaged) of an existing table: rows {point id: {column: text}}, damaged {point id:
+    reason} for rows whose field count is not the header's (cut short or run together).
+
+    No table: ({}, {}). A table that cannot be read at all raises TableError.
+    """
     try:
         with open(path, encoding="utf-8", newline="") as f:
-            reader = csv.DictReader(f)
-            rows = {}
-            for r in reader:
-                if r.get("point"):
-                    rows[r["point"]] = r
-            return rows
+            reader = csv.reader(f)
+            header = next(reader, None)
+            if header is None:
+                return {}, {}
+            if "point" not in header:
+                raise TableError(f"{path}: no point column in the first line: not a sweep results table")
+            rows, damaged = {}, {}
+            key = header.index("point")
+            for record in reader:
+                if not record or len(record) <= key or not record[key]:
+                    continue
+                point = record[key]
+                if len(record) != len(header):
+                    damaged[point] = (f"its row in {TABLE_CSV} has {len(record)} fields, the header "
+                                      f"{len(header)} (cut short or damaged)")
+                    rows.pop(point, None)
+                    continue
+                damaged.pop(point, None)
+                rows[point] = dict(zip(header, record))
+            return rows, damaged
     except FileNotFoundError:
-        return {}
+        return {}, {}
+    except IsADirectoryError:
+        raise TableError(f"{path}: is a folder, not a file") from None
+    except UnicodeDecodeError as e:
+        raise TableError(f"{path}: not valid UTF-8 (byte {e.start}): the file is damaged") from None
+    except csv.Error as e:
+        raise TableError(f"{path}: not a readable CSV table ({e})") from None
+    except OSError as e:
+        raise TableError(f"{path}: cannot read ({e.strerror})") from None
+
+
+def read_rows(path):
+    """Rows of an existing table as {column: text}, keyed by point id (empty if no table);
+    rows with the wrong number of fields are left out."""
+    return read_table(path)[0]
+
+
+# columns that summary_row() fills: in a complete row they must match summary.json exactly
+_SUMMARY_GROUPS = ("metrics.", "background.", "invariants.", "summary.")
+
+
+def point_state(output, row):
+    """("complete", None), ("todo", None), or ("damaged", reason) for a point and its table row.
+
+    Complete: the row's status is final (not error/interrupted), the point folder holds one
+    consistent output set (outputs.verify), and the row's summary columns equal those of that
+    summary.json. Damaged: the row says the point ran, but its files or row do not hold.
+    """
+    if row is None or (row.get("status") or "") in INCOMPLETE_STATUSES:
+        return "todo", None
+    folder = point_dir(output, row["point"])
+    try:
+        summary = outputs.verify(folder)
+    except outputs.OutputSetError as e:
+        where = point_dir_rel(row["point"]) + (f"/{e.file}" if e.file else "")
+        return "damaged", f"{where}: {e.reason}"
+    expected = runner.summary_row(summary)
+    for k, v in expected.items():
+        have = _text(row.get(k))
+        if _text(v) != have:
+            return "damaged", (f"its row in {TABLE_CSV} does not match {point_dir_rel(row['point'])}/summary.json: "
+                               f"{k} is {json.dumps(have)} in the table, {json.dumps(_text(v))} in the summary")
+    for k, value in row.items():
+        have = _text(value)
+        if k not in expected and k.startswith(_SUMMARY_GROUPS) and have:
+            return "damaged", (f"its row in {TABLE_CSV} has {k} = {json.dumps(have)}, which "
+                               f"{point_dir_rel(row['point'])}/summary.json does not have")
+    return "complete", None
 
 
 def is_complete(output, row):
-    """A point is complete when its row is in the table, its status is final and its summary.json exists."""
-    if row is None:
-        return False
-    if (row.get("status") or "") in INCOMPLETE_STATUSES:
-        return False
-    return os.path.isfile(os.path.join(point_dir(output, row["point"]), "summary.json"))
+    """A point is complete when point_state() says so."""
+    return point_state(output, row)[0] == "complete"
 
 
 def has_error(row):

@@ -115,3 +115,102 @@ def small_sweep(tmp_path_factory, wormsim):
     spec = write_spec(d / "small.yaml", SMALL_SPEC.replace("OUT", str(d / "out")))
     proc = script("sweep.py", spec, "--workers", "2", "--wormsim", wormsim, timeout=300)
     return spec, str(d / "out"), proc
+
+
+def manifest(folder, names=("messages.csv", "links.csv", "steps.csv")):
+    """The "outputs" block wormsim writes into summary.json, computed here with zlib."""
+    import zlib
+    out = {}
+    for n in names:
+        with open(os.path.join(folder, n), "rb") as f:
+            data = f.read()
+        out[n] = {"bytes": len(data), "crc32": f"{zlib.crc32(data) & 0xFFFFFFFF:08x}"}
+    return out
+
+
+def seal(folder):
+    """Give a run folder the summary.json "outputs" block of its current files (placed before
+    "warnings", as wormsim does): a test's deliberate edit of a file then reads as a new
+    consistent set rather than a damaged one."""
+    import json
+    path = os.path.join(folder, "summary.json")
+    with open(path, encoding="utf-8") as f:
+        summary = json.load(f)
+    block = manifest(folder)
+    sealed = {}
+    for k, v in summary.items():
+        if k == "warnings":
+            sealed["outputs"] = block
+        if k != "outputs":
+            sealed[k] = v
+    sealed.setdefault("outputs", block)
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(sealed, f, indent=2)
+    return sealed
+
+
+FAKE_WORMSIM = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fake_wormsim.py")
+
+
+def _start(cmd, log, cwd, env):
+    # cwd: a folder without the scripts, so the workers cannot import wormsim_py themselves
+    return subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                            start_new_session=True, cwd=cwd, env=env)
+
+
+def stop_process_group(proc):
+    """SIGTERM proc's process group, SIGKILL if it lingers; every wait bounded."""
+    import signal
+    if proc.poll() is None:
+        try:
+            os.killpg(proc.pid, signal.SIGTERM)
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=15)
+        except ProcessLookupError:
+            pass
+
+
+def start_dask_cluster(tmp_path, n_workers, env=None):
+    """A dask-scheduler and n_workers dask-worker processes on 127.0.0.1 (ports chosen by the OS),
+    each in a process group of its own: (address, [scheduler, worker...] Popen objects, log file)."""
+    import json
+    import time
+    e = dict(os.environ)
+    e.update(env or {})
+    sched_file = tmp_path / "scheduler.json"
+    log = open(tmp_path / "cluster.log", "w")
+    procs = []
+    try:
+        procs.append(_start([PYTHON, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", "0",
+                             "--dashboard-address", "127.0.0.1:0", "--no-show",
+                             "--scheduler-file", str(sched_file)], log, tmp_path, e))
+        deadline = time.monotonic() + 60
+        while not sched_file.exists() or not sched_file.read_text().strip():
+            assert procs[0].poll() is None, (tmp_path / "cluster.log").read_text()
+            assert time.monotonic() < deadline, "dask-scheduler did not start"
+            time.sleep(0.2)
+        time.sleep(0.2)
+        address = json.loads(sched_file.read_text())["address"]
+        assert address.startswith("tcp://127.0.0.1:")
+        for i in range(n_workers):
+            procs.append(_start([PYTHON, "-m", "distributed.cli.dask_worker", address, "--host", "127.0.0.1",
+                                 "--nthreads", "1", "--nworkers", "1", "--no-dashboard",
+                                 "--dashboard-address", "127.0.0.1:0", "--name", f"test-worker-{i}",
+                                 "--local-directory", str(tmp_path / f"worker{i}")], log, tmp_path, e))
+        # wait until every worker has registered
+        from distributed import Client
+        with Client(address, timeout="30s") as c:
+            c.wait_for_workers(n_workers, timeout=60)
+            assert len(c.scheduler_info()["workers"]) == n_workers
+        return address, procs, log
+    except BaseException:
+        stop_dask_cluster(procs, log)
+        raise
+
+
+def stop_dask_cluster(procs, log):
+    for p in reversed(procs):
+        stop_process_group(p)
+    log.close()

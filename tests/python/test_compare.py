@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from conftest import inproc, run_wormsim, script
+from conftest import inproc, run_wormsim, script, seal
 
 
 @pytest.fixture(scope="module")
@@ -29,6 +29,8 @@ def _edit_messages(folder, edit):
         w = csv.DictWriter(f, fieldnames=fields, quoting=csv.QUOTE_MINIMAL, lineterminator="\n")
         w.writeheader()
         w.writerows(rows)
+    # a planted change is a new consistent set, not a damaged one
+    seal(folder)
 
 
 def test_run_against_itself_is_identical(base_run, tmp_path):

@@ -2,14 +2,11 @@
 
 import json
 import os
-import signal
-import subprocess
-import time
 
 import pandas as pd
 import pytest
 
-from conftest import PYTHON, read_csv_rows, script
+from conftest import read_csv_rows, script, start_dask_cluster, stop_dask_cluster
 from wormsim_py import table as tablemod
 
 
@@ -76,55 +73,14 @@ def test_rerun_of_a_complete_sweep_runs_only_the_failed_points(small_sweep, worm
         assert os.path.getmtime(os.path.join(out, "points", p, "summary.json")) > t
 
 
-def _start(cmd, log, cwd):
-    # cwd: a folder without the scripts, so the workers cannot import wormsim_py themselves
-    return subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                            start_new_session=True, cwd=cwd)
-
-
-def _stop(proc):
-    if proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=15)
-
-
 @pytest.fixture
 def dask_cluster(tmp_path):
     """A dask-scheduler and two dask-worker processes on 127.0.0.1 (ports chosen by the OS)."""
-    sched_file = tmp_path / "scheduler.json"
-    log = open(tmp_path / "cluster.log", "w")
-    procs = []
+    address, procs, log = start_dask_cluster(tmp_path, 2)
     try:
-        procs.append(_start([PYTHON, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", "0",
-                             "--dashboard-address", "127.0.0.1:0", "--no-show",
-                             "--scheduler-file", str(sched_file)], log, tmp_path))
-        deadline = time.monotonic() + 60
-        while not sched_file.exists() or not sched_file.read_text().strip():
-            assert procs[0].poll() is None, (tmp_path / "cluster.log").read_text()
-            assert time.monotonic() < deadline, "dask-scheduler did not start"
-            time.sleep(0.2)
-        time.sleep(0.2)
-        address = json.loads(sched_file.read_text())["address"]
-        assert address.startswith("tcp://127.0.0.1:")
-        for i in range(2):
-            procs.append(_start([PYTHON, "-m", "distributed.cli.dask_worker", address, "--host", "127.0.0.1",
-                                 "--nthreads", "1", "--nworkers", "1", "--no-dashboard",
-                                 "--dashboard-address", "127.0.0.1:0", "--name", f"test-worker-{i}",
-                                 "--local-directory", str(tmp_path / f"worker{i}")], log, tmp_path))
-        # wait until both workers have registered
-        from distributed import Client
-        with Client(address, timeout="30s") as c:
-            c.wait_for_workers(2, timeout=60)
-            assert len(c.scheduler_info()["workers"]) == 2
         yield address
     finally:
-        for p in reversed(procs):
-            _stop(p)
-        log.close()
+        stop_dask_cluster(procs, log)
 
 
 def test_external_cluster_gives_the_same_table(small_sweep, dask_cluster, wormsim, tmp_path):
