@@ -1,5 +1,6 @@
 #include "sim/cli.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -11,6 +12,7 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include "sim/did_you_mean.hpp"
 #include "sim/run.hpp"
 #include "sim/schedule_commands.hpp"
 #include "schedules/terminal_text.hpp"
@@ -38,6 +40,45 @@ bool stdout_written() {
   return ok;
 }
 
+std::vector<std::string> names_of(const std::vector<CLI::App*>& apps) {
+  std::vector<std::string> names;
+  for (const CLI::App* a : apps) names.push_back(a->get_name());
+  return names;
+}
+
+// CLI11 reports a mistyped command as "A subcommand is required" or as an
+// extra argument; name it, and suggest the nearest command, before it does.
+int refuse_unknown_command(CLI::App& app, int argc, char** argv) {
+  CLI::App* level = &app;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--log-level") {
+      ++i;
+      continue;
+    }
+    if (a.rfind("-", 0) == 0) {
+      if (level != &app) return kExitOk;  // a subcommand's option: CLI11 checks those
+      static const std::vector<std::string> global{"--help", "-h", "--version", "-V", "--log-level"};
+      if (a.rfind("--log-level=", 0) == 0 || std::find(global.begin(), global.end(), a) != global.end()) continue;
+      std::cerr << "error: unknown option " << a << did_you_mean(a, global) << "\nRun with --help for more information.\n";
+      return kExitUsage;
+    }
+    const auto subs = level->get_subcommands({});
+    if (subs.empty()) return kExitOk;  // a positional argument of the command
+    const auto names = names_of(subs);
+    if (std::find(names.begin(), names.end(), a) == names.end()) {
+      const std::string prefix = level == &app ? "" : level->get_name() + " ";
+      std::string list;
+      for (const auto& n : names) list += (list.empty() ? "" : ", ") + prefix + n;
+      std::cerr << "error: unknown command \"" << prefix << a << "\"" << did_you_mean(a, names) << "; the commands are "
+                << list << "\nRun with --help for more information.\n";
+      return kExitUsage;
+    }
+    level = level->get_subcommand(a);
+  }
+  return kExitOk;
+}
+
 int dispatch(int argc, char** argv) {
   CLI::App app{"wormsim " + std::string(kWormsimVersion) +
                ": cycle-accurate flit-level wormhole network simulator (SystemC)\n"
@@ -46,7 +87,7 @@ int dispatch(int argc, char** argv) {
   std::string log_level = "warn";
   app.add_option("--log-level", log_level, "trace, debug, info, warn, error, critical or off (logs go to stderr)")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));
-  app.set_version_flag("--version", std::string("wormsim ") + kWormsimVersion);
+  app.set_version_flag("--version,-V", std::string("wormsim ") + kWormsimVersion);
 
   RunOptions run;
   auto* run_cmd = app.add_subcommand("run", "Simulate a config; writes summary.json, messages.csv, links.csv, "
@@ -60,6 +101,16 @@ int dispatch(int argc, char** argv) {
                       "Also write a timeline: perfetto (trace.json, Chrome trace events) or vcd (trace.vcd, small "
                       "networks); overrides output.trace")
       ->check(CLI::IsMember({"none", "perfetto", "vcd"}));
+
+  RunOptions cfg_check;
+  auto* config_cmd = app.add_subcommand("config", "Check configs without simulating");
+  config_cmd->require_subcommand(1);
+  auto* config_check_cmd = config_cmd->add_subcommand(
+      "check", "Check a config (with --set overrides) as `run` would before simulating: the keys, the traffic, the "
+               "schedule and the memory it needs; prints one line and exits 0 if it would run");
+  config_check_cmd->add_option("config", cfg_check.config_path, "YAML config file")->required();
+  config_check_cmd->add_option("--set", cfg_check.overrides, "Override a config key: key.path=value, repeatable");
+  config_check_cmd->add_flag("--strict", cfg_check.strict, "Treat schedule warnings as errors");
 
   auto* sched_cmd = app.add_subcommand("schedule", "Generate, check or draw schedules without simulating");
   sched_cmd->require_subcommand(1);
@@ -115,6 +166,12 @@ int dispatch(int argc, char** argv) {
 
   app.add_subcommand("algorithms", "List the schedule generators");
 
+  // Global options (--log-level) may also come after a subcommand's arguments.
+  for (CLI::App* sub : app.get_subcommands({}))
+    for (CLI::App* leaf : sub->get_subcommands({})) leaf->fallthrough();
+  for (CLI::App* sub : app.get_subcommands({})) sub->fallthrough();
+  if (const int code = refuse_unknown_command(app, argc, argv)) return code;
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -123,6 +180,7 @@ int dispatch(int argc, char** argv) {
   }
   setup_logging(log_level);
   if (app.got_subcommand("run")) return run_command(run);
+  if (config_check_cmd->parsed()) return config_check_command(cfg_check);
   if (app.got_subcommand("algorithms")) {
     std::cout << algorithm_list();
     return kExitOk;

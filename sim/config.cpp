@@ -7,6 +7,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "schedules/input_file.hpp"
+#include "sim/did_you_mean.hpp"
 
 namespace wormsim {
 
@@ -47,7 +48,8 @@ class Reader {
       if (!keys.count(key)) {
         std::string list;
         for (const auto& k : keys) list += (list.empty() ? "" : ", ") + k;
-        fail(join(path, key), "unknown key (expected one of: " + list + ")", kv.first);
+        const std::string hint = did_you_mean(key, std::vector<std::string>(keys.begin(), keys.end()));
+        fail(join(path, key), "unknown key" + hint + " (expected one of: " + list + ")", kv.first);
       }
     }
   }

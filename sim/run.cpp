@@ -189,9 +189,11 @@ bool prepare_schedule(const Config& cfg, Schedule& s, Diagnostics& diag) {
   return !diag.has_errors();
 }
 
-int run_command(const RunOptions& opts) {
-  const auto t0 = Clock::now();
-  Config cfg;
+// Everything a run needs before the network is built: the config with its
+// overrides, the traffic and the validated schedule, within the memory guard.
+// Problems are reported on stderr; returns kExitOk or their exit code.
+int load_run_inputs(const RunOptions& opts, RunInputs& in) {
+  Config& cfg = in.cfg;
   try {
     cfg = load_config(opts.config_path, opts.overrides);
   } catch (const ConfigError& e) {
@@ -200,28 +202,50 @@ int run_command(const RunOptions& opts) {
   }
   if (!opts.out_dir.empty()) cfg.out_dir = opts.out_dir;
   if (!opts.trace.empty()) cfg.trace = opts.trace;
-  TraceKind trace = TraceKind::None;
-  parse_trace_kind(cfg.trace, trace);
   cfg.strict = cfg.strict || opts.strict;
 
   if (!fits_in_memory(cfg, static_cast<size_t>(Topology::validate(cfg.topology)), 0)) return kExitInputError;
   const Topology topo(cfg.topology);
   if (cfg.has_traffic && !prepare_traffic(cfg, topo)) return kExitInputError;
-  Schedule schedule;
   Diagnostics diag(cfg.schedule.file.empty() ? opts.config_path : cfg.schedule.file);
-  const bool ok = prepare_schedule(cfg, schedule, diag);
+  const bool ok = prepare_schedule(cfg, in.schedule, diag);
   if (!diag.items().empty()) std::cerr << diag.format();
   if (!ok) return kExitInputError;
 
-  RunReport report;
-  report.warnings = setting_warnings(cfg);
-  for (const auto& d : diag.items()) report.warnings.push_back(d.where + ": " + d.what);
-  for (const auto& w : setting_warnings(cfg)) spdlog::warn("{}", w);
-
+  in.warnings = setting_warnings(cfg);
+  for (const auto& w : in.warnings) spdlog::warn("{}", w);
+  for (const auto& d : diag.items()) in.warnings.push_back(d.where + ": " + d.what);
   size_t hops = 0;
-  for (const auto& step : schedule.steps)
+  for (const auto& step : in.schedule.steps)
     for (const auto& m : step) hops += static_cast<size_t>(topo.distance(m.src, m.dst));
-  if (!fits_in_memory(cfg, schedule.num_messages(), hops)) return kExitInputError;
+  if (!fits_in_memory(cfg, in.schedule.num_messages(), hops)) return kExitInputError;
+  return kExitOk;
+}
+
+int config_check_command(const RunOptions& opts) {
+  RunInputs in;
+  if (const int code = load_run_inputs(opts, in)) return code;
+  const Config& cfg = in.cfg;
+  write_stdout(opts.config_path + ": ok: " + cfg.topology.describe() + ", " + cfg.ports.describe() + ", " +
+               std::to_string(cfg.vcs) + " VC x " + std::to_string(cfg.buffer_flits) + " flits; " +
+               (cfg.has_schedule ? in.schedule.name + " (" + std::to_string(in.schedule.steps.size()) + " steps, " +
+                                       std::to_string(in.schedule.num_messages()) + " messages)"
+                                 : std::string("no schedule")) +
+               (cfg.has_traffic ? "; background traffic" : "") + "\n");
+  return kExitOk;
+}
+
+int run_command(const RunOptions& opts) {
+  const auto t0 = Clock::now();
+  RunInputs in;
+  if (const int code = load_run_inputs(opts, in)) return code;
+  Config& cfg = in.cfg;
+  Schedule& schedule = in.schedule;
+  const Topology topo(cfg.topology);
+  TraceKind trace = TraceKind::None;
+  parse_trace_kind(cfg.trace, trace);
+  RunReport report;
+  report.warnings = in.warnings;
   NetworkParams np;
   np.vcs = cfg.vcs;
   np.buffer_flits = cfg.buffer_flits;
@@ -301,7 +325,7 @@ int run_command(const RunOptions& opts) {
       std::sort(channel_uses.begin(), channel_uses.end(), [](const ChannelUse& a, const ChannelUse& b) {
         return std::tie(a.from, a.node, a.port, a.vc, a.msg) < std::tie(b.from, b.node, b.port, b.vc, b.msg);
       });
-      outputs->add("trace.json", perfetto_trace_json(net, channel_uses, schedule));
+      outputs->add("trace.json", perfetto_trace_json(net, cfg.vcs, channel_uses, schedule));
     }
     report.outputs = &outputs->files();
     outputs->commit(summary_json(report));

@@ -34,6 +34,20 @@ struct RunOptions {
 // and validates it against the network. Problems go to diag; returns false on errors.
 bool prepare_schedule(const Config& cfg, Schedule& out, Diagnostics& diag);
 
+// What load_run_inputs gives a run: the effective config, the validated
+// schedule, and the warnings to report in summary.json.
+struct RunInputs {
+  Config cfg;
+  Schedule schedule;
+  std::vector<std::string> warnings;
+};
+
+int load_run_inputs(const RunOptions& opts, RunInputs& in);
+
 int run_command(const RunOptions& opts);
+
+// `wormsim config check`: everything `run` checks before it simulates, and
+// nothing else; prints one line on success.
+int config_check_command(const RunOptions& opts);
 
 }  // namespace wormsim

@@ -30,32 +30,43 @@ std::string to_string(TraceKind k) {
 
 namespace {
 
-// Track ids inside a node's process: link ports 1.., ejection channels 100+k, injection 200+k.
-int track_of(const Topology& topo, int port) {
+// Track ids inside a node's process: link ports 1.. (VC v > 0 of a link: 1000 v + 1 + port),
+// ejection channels 100+k, injection 200+k. A trace-event track must hold
+// slices that nest, and worms on different VCs of one link overlap in time,
+// so each VC of a link has its own track.
+constexpr int kVcTrackStride = 1000;
+
+int track_of(const Topology& topo, int port, int vc) {
   if (port <= kInjectionPort) return 200 + (kInjectionPort - port);
   if (port >= topo.num_ports()) return 100 + (port - topo.num_ports());
-  return 1 + port;
+  return kVcTrackStride * vc + 1 + port;
 }
 
-std::string track_name(const Topology& topo, int port) {
+std::string track_name(const Topology& topo, int port, int vc, int vcs) {
   if (port <= kInjectionPort) return "inject " + std::to_string(kInjectionPort - port);
   if (port >= topo.num_ports()) return "eject " + std::to_string(port - topo.num_ports());
   const int dim = topo.port_dim(port);
-  if (topo.kind() == TopologyKind::Hypercube) return "link dim " + std::to_string(dim);
-  static const char* axis = "xyzuvw";
-  const std::string name = dim < 6 ? std::string(1, axis[dim]) : "d" + std::to_string(dim);
-  return std::string("link ") + (topo.port_dir(port) > 0 ? "+" : "-") + name;
+  std::string name;
+  if (topo.kind() == TopologyKind::Hypercube) {
+    name = "link dim " + std::to_string(dim);
+  } else {
+    static const char* axis = "xyzuvw";
+    name = std::string("link ") + (topo.port_dir(port) > 0 ? "+" : "-") +
+           (dim < 6 ? std::string(1, axis[dim]) : "d" + std::to_string(dim));
+  }
+  return vcs > 1 ? name + " vc" + std::to_string(vc) : name;
 }
 
+// Steps are numbered from 1 on the timeline, as the step markers are.
 std::string worm_name(const Topology& topo, const MessageRecord& m, uint32_t id) {
   std::string s = "m" + std::to_string(id);
-  if (m.step >= 0) s += " s" + std::to_string(m.step);
+  if (m.step >= 0) s += " s" + std::to_string(m.step + 1);
   return s + " " + topo.node_name(m.src) + "->" + topo.node_name(m.dst);
 }
 
-void add_metadata(const Topology& topo, const std::vector<ChannelUse>& uses, std::vector<ojson>& out) {
+void add_metadata(const Topology& topo, int vcs, const std::vector<ChannelUse>& uses, std::vector<ojson>& out) {
   std::map<int, std::map<int, std::string>> tracks;  // node -> track -> name
-  for (const ChannelUse& u : uses) tracks[u.node][track_of(topo, u.port)] = track_name(topo, u.port);
+  for (const ChannelUse& u : uses) tracks[u.node][track_of(topo, u.port, u.vc)] = track_name(topo, u.port, u.vc, vcs);
   for (const auto& [node, ts] : tracks) {
     out.push_back({{"ph", "M"}, {"name", "process_name"}, {"pid", node}, {"args", {{"name", "node " + topo.node_name(node)}}}});
     out.push_back({{"ph", "M"}, {"name", "process_sort_index"}, {"pid", node}, {"args", {{"sort_index", node}}}});
@@ -83,28 +94,29 @@ void add_busy_counters(const Topology& topo, const std::vector<ChannelUse>& uses
 
 }  // namespace
 
-std::string perfetto_trace_json(const Network& net, const std::vector<ChannelUse>& uses, const Schedule& schedule) {
+std::string perfetto_trace_json(const Network& net, int vcs, const std::vector<ChannelUse>& uses,
+                                const Schedule& schedule) {
   const Topology& topo = net.topology();
   const auto& msgs = net.context().msgs;
   std::vector<ojson> events;
-  add_metadata(topo, uses, events);
+  add_metadata(topo, vcs, uses, events);
   for (const ChannelUse& u : uses) {
     const MessageRecord& m = msgs[u.msg];
     ojson args{{"message", u.msg}, {"step", m.step}, {"src", topo.node_name(m.src)}, {"dst", topo.node_name(m.dst)},
                {"flits", m.flits}};
     if (u.port >= 0 && u.port < topo.num_ports()) args["vc"] = u.vc;
     events.push_back({{"ph", "X"}, {"cat", "worm"}, {"name", worm_name(topo, m, u.msg)}, {"pid", u.node},
-                      {"tid", track_of(topo, u.port)}, {"ts", u.from}, {"dur", u.to - u.from}, {"args", args}});
+                      {"tid", track_of(topo, u.port, u.vc)}, {"ts", u.from}, {"dur", u.to - u.from}, {"args", args}});
   }
   // Flow arrows from the injection slice to the ejection slice of every delivered message.
   for (const ChannelUse& u : uses) {
     const MessageRecord& m = msgs[u.msg];
     if (u.port <= kInjectionPort) {
       events.push_back({{"ph", "s"}, {"cat", "message"}, {"name", "m" + std::to_string(u.msg)}, {"id", u.msg},
-                        {"pid", u.node}, {"tid", track_of(topo, u.port)}, {"ts", u.from}});
+                        {"pid", u.node}, {"tid", track_of(topo, u.port, u.vc)}, {"ts", u.from}});
     } else if (u.port >= topo.num_ports() && m.delivered != kNever) {
       events.push_back({{"ph", "f"}, {"bp", "e"}, {"cat", "message"}, {"name", "m" + std::to_string(u.msg)},
-                        {"id", u.msg}, {"pid", u.node}, {"tid", track_of(topo, u.port)}, {"ts", m.delivered}});
+                        {"id", u.msg}, {"pid", u.node}, {"tid", track_of(topo, u.port, u.vc)}, {"ts", m.delivered}});
     }
   }
   // Step markers: the first release of each step.

@@ -23,6 +23,7 @@ std::string to_string(TraceKind k);
 constexpr int kMaxVcdLinks = 4096;
 
 // The trace-event JSON for a finished run.
-std::string perfetto_trace_json(const Network& net, const std::vector<ChannelUse>& uses, const Schedule& schedule);
+std::string perfetto_trace_json(const Network& net, int vcs, const std::vector<ChannelUse>& uses,
+                                const Schedule& schedule);
 
 }  // namespace wormsim

@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <algorithm>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -96,3 +98,76 @@ TEST(CliTrace, UnknownTraceKindIsAUsageError) {
 }
 
 }  // namespace
+
+// With several VCs, worms overlap in time on one link: each VC has its own
+// track, so that slices on every track nest as the trace-event format requires.
+TEST(CliTrace, PerfettoSlicesNestOnEveryTrackWithSeveralVcs) {
+  TempDir tmp;
+  write_file(tmp / "t.yaml",
+             "network: {topology: torus, dims: [8, 8], vcs: 2}\n"
+             "traffic: {pattern: uniform, rate: 0.02, cycles: 2000}\n"
+             "schedule: {algorithm: binomial, mode: eager}\n");
+  const Result r = run_wormsim({"run", "t.yaml", "--out", "o", "--trace", "perfetto", "--quiet"}, tmp.path());
+  EXPECT_EXIT_CODE(r, 0);
+  const auto trace = nlohmann::json::parse(slurp(tmp / "o" / "trace.json"));
+  std::map<std::pair<int, int>, std::vector<std::pair<long, long>>> tracks;
+  std::map<std::pair<int, int>, std::string> names;
+  std::map<long, int> starts, finishes;
+  std::map<long, long> start_ts, finish_ts;
+  std::set<int> vcs_seen;
+  for (const auto& e : trace["traceEvents"]) {
+    const std::string ph = e["ph"];
+    if (ph == "X") {
+      const long ts = e["ts"], dur = e["dur"];
+      tracks[{e["pid"].get<int>(), e["tid"].get<int>()}].push_back({ts, ts + dur});
+      if (e["args"].contains("vc")) vcs_seen.insert(e["args"]["vc"].get<int>());
+    } else if (ph == "M" && e["name"] == "thread_name") {
+      names[{e["pid"].get<int>(), e["tid"].get<int>()}] = e["args"]["name"];
+    } else if (ph == "s") {
+      ++starts[e["id"].get<long>()];
+      start_ts[e["id"].get<long>()] = e["ts"];
+    } else if (ph == "f") {
+      ++finishes[e["id"].get<long>()];
+      finish_ts[e["id"].get<long>()] = e["ts"];
+    }
+  }
+  EXPECT_EQ(vcs_seen, (std::set<int>{0, 1}));
+  size_t partial_overlaps = 0, slices = 0;
+  for (auto& [track, v] : tracks) {
+    EXPECT_TRUE(names.count(track)) << "a track without a name";
+    std::sort(v.begin(), v.end());
+    slices += v.size();
+    for (size_t i = 1; i < v.size(); ++i)
+      partial_overlaps += v[i].first < v[i - 1].second && v[i].second > v[i - 1].second;
+  }
+  EXPECT_GT(slices, 1000u);
+  EXPECT_EQ(partial_overlaps, 0u);
+  EXPECT_CONTAINS(slurp(tmp / "o" / "trace.json"), "\"name\":\"link +x vc1\"");
+  // Every flow that starts finishes once, later, and no finish is without a start.
+  EXPECT_EQ(starts.size(), finishes.size());
+  for (const auto& [id, n] : starts) {
+    EXPECT_EQ(n, 1) << id;
+    ASSERT_EQ(finishes.count(id), 1u) << id;
+    EXPECT_EQ(finishes[id], 1) << id;
+    EXPECT_LE(start_ts[id], finish_ts[id]) << id;
+  }
+}
+
+// Slice names count steps from 1, as the step markers do.
+TEST(CliTrace, PerfettoStepsAreNumberedFromOneEverywhere) {
+  TempDir tmp;
+  const Result r = run_wormsim({"run", kDefault, "--out", "o", "--trace", "perfetto", "--quiet"}, tmp.path());
+  EXPECT_EXIT_CODE(r, 0);
+  const auto trace = nlohmann::json::parse(slurp(tmp / "o" / "trace.json"));
+  std::set<std::string> slice_steps, markers;
+  for (const auto& e : trace["traceEvents"]) {
+    if (e["ph"] == "i") markers.insert(e["name"].get<std::string>().substr(5));
+    if (e["ph"] == "X") {
+      const std::string n = e["name"];
+      const size_t s = n.find(" s");
+      slice_steps.insert(n.substr(s + 2, n.find(' ', s + 2) - s - 2));
+    }
+  }
+  EXPECT_EQ(markers, (std::set<std::string>{"1", "2", "3", "4"}));
+  EXPECT_EQ(slice_steps, markers);
+}

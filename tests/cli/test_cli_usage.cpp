@@ -135,3 +135,53 @@ TEST(CliUsage, AlgorithmsListsGenerators) {
   EXPECT_CONTAINS(r.out, "  eye: ");
   EXPECT_CONTAINS(r.out, "  hypercube-binomial: ");
 }
+
+TEST(CliUsage, UnknownCommandsAndOptionsSuggestTheNearest) {
+  Result r = run_in_tmp({"rnu", "configs/default.yaml"});
+  EXPECT_EXIT_CODE(r, 2);
+  EXPECT_CONTAINS(r.err, "error: unknown command \"rnu\" (did you mean run?); the commands are run, config, schedule, "
+                         "algorithms");
+  r = run_in_tmp({"bogus"});
+  EXPECT_EXIT_CODE(r, 2);
+  EXPECT_CONTAINS(r.err, "error: unknown command \"bogus\"; the commands are");
+  r = run_in_tmp({"schedule", "chek", "x.json"});
+  EXPECT_EXIT_CODE(r, 2);
+  EXPECT_CONTAINS(r.err, "error: unknown command \"schedule chek\" (did you mean check?)");
+  r = run_in_tmp({"-v"});
+  EXPECT_EXIT_CODE(r, 2);
+  EXPECT_CONTAINS(r.err, "error: unknown option -v (did you mean -V?)");
+}
+
+TEST(CliUsage, ShortVersionFlag) {
+  const Result r = run_in_tmp({"-V"});
+  EXPECT_EXIT_CODE(r, 0);
+  EXPECT_EQ(r.out.rfind("wormsim ", 0), 0u) << r.out;
+}
+
+TEST(CliUsage, GlobalOptionsMayFollowTheCommandsArguments) {
+  TempDir tmp;
+  const Result r = run_wormsim({"run", default_config().string(), "--out", (tmp / "o").string(), "--quiet",
+                                "--log-level", "info"},
+                               tmp.path());
+  EXPECT_EXIT_CODE(r, 0);
+  EXPECT_CONTAINS(r.err, "[info] elaborated mesh 4x4");
+}
+
+TEST(CliUsage, ConfigCheckSaysWhatARunWouldRefuseWithoutRunning) {
+  TempDir tmp;
+  Result r = run_wormsim({"config", "check", default_config().string(), "--set", "network.dims=[8,8]", "--set",
+                          "schedule.algorithm=eye"},
+                         tmp.path());
+  EXPECT_EXIT_CODE(r, 0);
+  EXPECT_CONTAINS(r.out, ": ok: mesh 8x8, one-port, 1 VC x 4 flits; eye broadcast on mesh 8x8");
+  EXPECT_CONTAINS(r.out, "(6 steps, 63 messages)");
+  r = run_wormsim({"config", "check", default_config().string(), "--set", "network.vc=2"}, tmp.path());
+  EXPECT_EXIT_CODE(r, 1);
+  EXPECT_CONTAINS(r.err, "network.vc (from --set): unknown key (did you mean vcs?)");
+  r = run_wormsim({"config", "check", default_config().string(), "--set", "network.dims=[6,6]", "--set",
+                   "schedule.algorithm=eye"},
+                  tmp.path());
+  EXPECT_EXIT_CODE(r, 1);
+  EXPECT_CONTAINS(r.err, "schedule.algorithm: error:");
+  EXPECT_FALSE(fs::exists(tmp / "out")) << "config check writes nothing";
+}
