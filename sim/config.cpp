@@ -427,6 +427,8 @@ Config load_config(const std::string& path, const std::vector<std::string>& over
     if (!c.has_schedule && !c.has_traffic)
       r.fail("schedule", "missing: a run needs a schedule (file: PATH or algorithm: NAME), background traffic, or both");
     read_output(root["output"], c, r, base);
+    // Each config gets its own folder by default, so runs of different configs never meet.
+    if (c.out_dir.empty()) c.out_dir = (fs::path("out") / fs::path(path).stem()).string();
   } catch (const YAML::Exception& e) {
     throw ConfigError(path + ": " + e.msg);
   }

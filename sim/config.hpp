@@ -59,7 +59,7 @@ struct Config {
   uint64_t watchdog_cycles = 100'000;
   bool fast_paths = true;  // run.fast_paths: false steps every router through the full pipeline (same results)
   // output
-  std::string out_dir = "out";
+  std::string out_dir;  // output.dir; load_config fills in out/<config name> when absent
   bool host_timing = true;
   std::string trace = "none";  // none | perfetto | vcd (sim/timeline_trace.hpp)
 };

@@ -1,5 +1,7 @@
 #include "sim/executor.hpp"
 
+#include <spdlog/spdlog.h>
+
 #include "schedules/analysis.hpp"
 
 namespace wormsim {
@@ -14,7 +16,10 @@ bool parse_execution_mode(const std::string& text, ExecutionMode& out) {
 std::string to_string(ExecutionMode m) { return m == ExecutionMode::Barrier ? "barrier" : "eager"; }
 
 ScheduleExecutor::ScheduleExecutor(const Schedule& s, Network& net, ExecutionMode mode)
-    : mode_(mode), num_nodes_(net.topology().num_nodes()) {
+    : mode_(mode),
+      num_nodes_(net.topology().num_nodes()),
+      log_steps_(spdlog::should_log(spdlog::level::debug)),
+      log_worms_(spdlog::should_log(spdlog::level::trace)) {
   sends_.resize(num_nodes_);
   next_send_.assign(num_nodes_, 0);
   for (size_t st = 0; st < s.steps.size(); ++st) {
@@ -28,6 +33,8 @@ ScheduleExecutor::ScheduleExecutor(const Schedule& s, Network& net, ExecutionMod
     }
   }
   step_first_.push_back(total_);
+  step_released_.assign(s.steps.size(), 0);
+  step_delivered_.assign(s.steps.size(), 0);
   for (size_t p = 0; p < s.packets.size(); ++p)
     if (s.packets[p].origin >= 0) give(s.packets[p].origin, static_cast<int>(p));
 }
@@ -52,7 +59,7 @@ void ScheduleExecutor::start(Network& net, uint64_t now) {
 void ScheduleExecutor::release_barrier_step(Network& net, uint64_t now) {
   while (step_ + 1 < step_first_.size() && step_first_[step_] == step_first_[step_ + 1]) ++step_;
   if (step_ + 1 >= step_first_.size()) return;
-  for (uint32_t id = step_first_[step_]; id < step_first_[step_ + 1]; ++id) net.release(id, now);
+  for (uint32_t id = step_first_[step_]; id < step_first_[step_ + 1]; ++id) release(net, id, now);
   outstanding_ = step_first_[step_ + 1] - step_first_[step_];
   released_ += outstanding_;
   ++step_;
@@ -64,7 +71,7 @@ void ScheduleExecutor::try_release(Network& net, int node, uint64_t when) {
   while (next < sends.size()) {
     const uint32_t id = sends[next];
     if (!holds(node, packet_[id]) || !net.can_start(id)) return;
-    net.release(id, when);
+    release(net, id, when);
     ++released_;
     ++next;
   }
@@ -73,6 +80,9 @@ void ScheduleExecutor::try_release(Network& net, int node, uint64_t when) {
 void ScheduleExecutor::after_routers(Network& net, uint64_t now) {
   // Ids below total_ are the schedule's; later ones belong to other traffic sources.
   const auto& delivered = net.context().delivered_now;
+  if (log_steps_)
+    for (uint32_t id : delivered)
+      if (id < total_) note_delivery(net, id, now);
   if (mode_ == ExecutionMode::Barrier) {
     uint32_t mine = 0;
     for (uint32_t id : delivered) mine += id < total_;
@@ -86,6 +96,28 @@ void ScheduleExecutor::after_routers(Network& net, uint64_t now) {
     give(dst, packet_[id]);
     try_release(net, dst, now);
   }
+}
+
+void ScheduleExecutor::release(Network& net, uint32_t id, uint64_t when) {
+  net.release(id, when);
+  if (!log_steps_) return;
+  const MessageRecord& m = net.context().msgs[id];
+  const size_t step = static_cast<size_t>(m.step);
+  if (step_released_[step]++ == 0)
+    spdlog::debug("cycle {}: step {} begins ({} messages)", when, step + 1, step_first_[step + 1] - step_first_[step]);
+  if (log_worms_)
+    spdlog::trace("cycle {}: message {} released: {} -> {}, step {}, {} flits, {} hops", when, id,
+                  net.topology().node_name(m.src), net.topology().node_name(m.dst), step + 1, m.flits, m.hops);
+}
+
+void ScheduleExecutor::note_delivery(const Network& net, uint32_t id, uint64_t now) {
+  const MessageRecord& m = net.context().msgs[id];
+  const size_t step = static_cast<size_t>(m.step);
+  if (log_worms_)
+    spdlog::trace("cycle {}: message {} delivered at {}, latency {}", now, id, net.topology().node_name(m.dst),
+                  m.delivered - m.release);
+  if (++step_delivered_[step] == step_first_[step + 1] - step_first_[step])
+    spdlog::debug("cycle {}: step {} complete: all {} messages delivered", now, step + 1, step_delivered_[step]);
 }
 
 void ScheduleExecutor::after_interfaces(Network& net, uint64_t now) {

@@ -41,11 +41,17 @@ class ScheduleExecutor : public TrafficSource {
  private:
   void release_barrier_step(Network& net, uint64_t now);
   void try_release(Network& net, int node, uint64_t when);
+  // Releases a message, logging step starts (debug) and the message (trace).
+  void release(Network& net, uint32_t id, uint64_t when);
+  // Logs a delivery (trace) and the step it completes (debug).
+  void note_delivery(const Network& net, uint32_t id, uint64_t now);
   bool holds(int node, int packet) const;
   void give(int node, int packet);
 
   ExecutionMode mode_;
   int num_nodes_;
+  bool log_steps_, log_worms_;  // --log-level debug / trace, read once
+  std::vector<uint32_t> step_released_, step_delivered_;
   uint32_t total_ = 0, released_ = 0;
   std::vector<uint32_t> step_first_;
   std::vector<int> packet_;  // per message

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -224,6 +225,14 @@ std::string steps_csv(const RunReport& rep) {
        << s.depth_contention.cycles << '\n';
   }
   return os.str();
+}
+
+bool holds_other_config(const std::string& dir, const Config& config) {
+  std::ifstream in(std::filesystem::path(dir) / kSummaryFile, std::ios::binary);
+  if (!in) return false;
+  const ojson previous = ojson::parse(in, nullptr, false);
+  if (previous.is_discarded() || !previous.is_object() || !previous.contains("config")) return false;
+  return previous["config"] != config_json(config);
 }
 
 std::string csv_quoted(const std::string& s) {

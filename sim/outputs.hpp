@@ -45,6 +45,10 @@ std::string steps_csv(const RunReport& report);
 // Throws std::runtime_error.
 void write_csv_outputs(OutputSet& set, const RunReport& report);
 
+// Whether `dir` holds the outputs of a run with another effective configuration
+// than `config` (compared as summary.json's "config" block echoes it).
+bool holds_other_config(const std::string& dir, const Config& config);
+
 // RFC 4180 field: quoted, with inner quotes doubled.
 std::string csv_quoted(const std::string& s);
 

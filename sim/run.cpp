@@ -269,6 +269,8 @@ int run_command(const RunOptions& opts) {
     std::cerr << "error: " << e.what() << "\n";
     return kExitInputError;
   }
+  if (holds_other_config(cfg.out_dir, cfg))
+    spdlog::warn("{}: replacing the outputs of a run of another configuration (give --out to keep both)", cfg.out_dir);
   // Deliberately never destroyed: SystemC removes modules one by one, which is
   // quadratic in their number (seconds for 64k modules), and the process exits
   // as soon as the outputs are written (sim/main.cpp).
