@@ -97,6 +97,10 @@ int dispatch(int argc, char** argv) {
   run_cmd->add_option("--out", run.out_dir, "Output folder (overrides output.dir)");
   run_cmd->add_flag("--strict", run.strict, "Treat schedule warnings (port-model violations) as errors");
   run_cmd->add_flag("--quiet", run.quiet, "Do not print the summary on stdout");
+  run_cmd->add_option("--progress", run.progress_seconds,
+                      "Seconds between progress lines (cycle, cycles/s, messages delivered, time left) on stderr "
+                      "at --log-level info or finer (default 5; 0: none)")
+      ->check(CLI::Range(0.0, 86400.0));
   run_cmd->add_option("--trace", run.trace,
                       "Also write a timeline: perfetto (trace.json, Chrome trace events) or vcd (trace.vcd, small "
                       "networks); overrides output.trace")

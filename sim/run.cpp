@@ -24,6 +24,7 @@
 #include "sim/atomic_file.hpp"
 #include "sim/output_set.hpp"
 #include "sim/outputs.hpp"
+#include "sim/progress_log.hpp"
 #include "sim/version.hpp"
 #include "sim/timeline_trace.hpp"
 
@@ -281,6 +282,12 @@ int run_command(const RunOptions& opts) {
   if (cfg.has_traffic) {
     background = std::make_unique<BackgroundTraffic>(cfg.traffic, topo);
     net.add_traffic(background.get());
+  }
+  std::unique_ptr<ProgressLog> progress;
+  if (opts.progress_seconds > 0 && spdlog::should_log(spdlog::level::info)) {
+    progress = std::make_unique<ProgressLog>(cfg.has_schedule ? schedule.num_messages() : 0,
+                                             cfg.has_traffic ? cfg.traffic.cycles : 0, opts.progress_seconds);
+    net.add_traffic(progress.get());
   }
   report.host.elaboration_seconds = seconds_since(t_elab);
   spdlog::info("elaborated {} ({} routers, {} links) in {:.3f} s", topo.spec().describe(), topo.num_nodes(),

@@ -28,6 +28,7 @@ struct RunOptions {
   bool strict = false;
   bool quiet = false;
   std::string trace;                   // --trace (overrides output.trace)
+  double progress_seconds = 5.0;       // --progress: seconds between progress lines at info level (0: none)
 };
 
 // Loads the schedule a config names (file or generator), applies schedule.flits,

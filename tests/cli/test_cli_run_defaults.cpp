@@ -54,3 +54,24 @@ TEST(RunDefaults, EachLogLevelAddsItsEvents) {
   for (size_t p = 0; (p = trace.find("delivered at (", p)) != std::string::npos; ++p) ++deliveries;
   EXPECT_EQ(deliveries, 15u);
 }
+
+TEST(RunDefaults, LongRunsReportProgressAndProgressChangesNoOutput) {
+  TempDir tmp;
+  write_file(tmp / "long.yaml",
+             "network: {topology: mesh, dims: [16, 16]}\n"
+             "traffic: {pattern: uniform, rate: 0.005, cycles: 40000}\n"
+             "schedule: {algorithm: eye}\n"
+             "output: {host_timing: false}\n");
+  const Result with = run_wormsim(
+      {"run", "long.yaml", "--out", "a", "--quiet", "--log-level", "info", "--progress", "0.05"}, tmp.path());
+  EXPECT_EXIT_CODE(with, 0);
+  EXPECT_CONTAINS(with.err, "[info] progress: cycle ");
+  EXPECT_CONTAINS(with.err, " cycles/s), ");
+  EXPECT_CONTAINS(with.err, " of 255 messages delivered");
+  EXPECT_CONTAINS(with.err, " s left\n");
+  const Result without =
+      run_wormsim({"run", "long.yaml", "--out", "b", "--quiet", "--log-level", "info", "--progress", "0"}, tmp.path());
+  EXPECT_EXIT_CODE(without, 0);
+  EXPECT_EQ(without.err.find("progress:"), std::string::npos);
+  for (const auto& f : output_files()) EXPECT_EQ(read_file(tmp / "a" / f), read_file(tmp / "b" / f)) << f;
+}
