@@ -23,6 +23,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 if HERE not in sys.path:
     sys.path.insert(0, HERE)
 
+from wormsim_py import deps  # noqa: E402
+
+deps.require("plot.py", ["yaml", "numpy", "pandas", "matplotlib", "seaborn"])
+
 from wormsim_py import plotting  # noqa: E402  (selects the Agg backend)
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402

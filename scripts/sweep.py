@@ -26,9 +26,12 @@ import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(HERE)
 if HERE not in sys.path:
     sys.path.insert(0, HERE)
+
+from wormsim_py import deps  # noqa: E402
+
+deps.require("sweep.py", ["yaml", "pandas", "tqdm", "dask", "distributed", "cloudpickle"])
 
 from wormsim_py import atomicio, progress, runner, table  # noqa: E402
 from wormsim_py import spec as specmod  # noqa: E402
@@ -41,13 +44,6 @@ WORKER_POLL = 1.0  # seconds between asking the scheduler how many workers it ha
 
 class SweepError(Exception):
     pass
-
-
-def default_wormsim():
-    env = os.environ.get("WORMSIM_BIN")
-    if env:
-        return env
-    return os.path.join(REPO, "build", "wormsim")
 
 
 def parse_args(argv):
@@ -64,7 +60,7 @@ def parse_args(argv):
     p.add_argument("--connect-timeout", type=float, default=30.0, metavar="SECONDS",
                    help="how long to try to reach --scheduler (default 30)")
     p.add_argument("--wormsim", metavar="PATH",
-                   help="wormsim binary (default: $WORMSIM_BIN, else build/wormsim in the repository)")
+                   help="wormsim binary (default: $WORMSIM_BIN, else $WORMSIM_BUILD_DIR/wormsim, else build/wormsim)")
     p.add_argument("--timeout", type=float, metavar="SECONDS", help="per-point time limit (overrides the spec)")
     p.add_argument("--worker-timeout", type=float, default=DEFAULT_WORKER_TIMEOUT, metavar="SECONDS",
                    help="stop when the cluster has had no worker for this long; the points not run get an "
@@ -199,7 +195,7 @@ def main(argv=None):
         return EXIT_INPUT
     if args.timeout is not None:
         sp.timeout = args.timeout
-    wormsim = os.path.abspath(args.wormsim or default_wormsim())
+    wormsim = os.path.abspath(args.wormsim or deps.wormsim_binary())
     if not args.scheduler and not args.dry_run and not (os.path.isfile(wormsim) and os.access(wormsim, os.X_OK)):
         print(f"error: wormsim binary not found or not executable: {wormsim} "
               f"(build it, or give --wormsim PATH or WORMSIM_BIN)", file=sys.stderr)
