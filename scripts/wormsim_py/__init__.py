@@ -6,7 +6,7 @@ Modules:
   spec      sweep spec loading, validation and expansion into points
   runner    running one point with the wormsim binary (executed on Dask workers)
   table     the tidy results table: columns, flattening, resume
-  progress  text progress bar with ETA
+  progress  the sweep's progress bar (tqdm; a line at a time in logs)
   outputs   checking that a run folder holds one consistent output set (summary.json "outputs")
   runs      reading a run's output folder; dimension-order routes for per-step link loads
   plotting  matplotlib (Agg) helpers: PNG and SVG outputs, atomic saves
