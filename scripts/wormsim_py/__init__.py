@@ -9,10 +9,11 @@ Modules:
   progress  the sweep's progress bar (tqdm; a line at a time in logs)
   outputs   checking that a run folder holds one consistent output set (summary.json "outputs")
   runs      reading a run's output folder; dimension-order routes for per-step link loads
+  columns   what each table column means and its unit: every plot's labels and captions
   plotting  matplotlib (Agg) helpers: PNG and SVG outputs, atomic saves
 
 Everything here runs with Debian's python3 packages (/usr/bin/python3), or those of
 scripts/requirements.txt.
 """
 
-__all__ = ["deps", "atomicio", "spec", "runner", "table", "progress", "outputs", "runs", "plotting"]
+__all__ = ["deps", "atomicio", "spec", "runner", "table", "progress", "outputs", "runs", "columns", "plotting"]
