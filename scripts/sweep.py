@@ -104,7 +104,7 @@ def _one_line(text):
     return " | ".join(ln.strip() for ln in text.splitlines() if ln.strip())
 
 
-def check_points(wormsim, sp, points):
+def check_points(wormsim, sp, points, show_progress=True):
     """{point id: message} for the points whose overrides `wormsim config check` refuses.
 
     Each distinct override list is checked once (points may share one, e.g. tags that only
@@ -131,8 +131,14 @@ def check_points(wormsim, sp, points):
         return _one_line(proc.stderr) or _one_line(proc.stdout) or f"wormsim config check exited with {proc.returncode}"
 
     jobs = max(1, min(len(by_sets), 2 * len(os.sched_getaffinity(0))))
+    # generating big schedules takes a while (a 10-cube total exchange): a bar after 2 s
+    bar = progress.Progress(len(by_sets), label="checking", enabled=show_progress, delay=2.0)
+    messages = []
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        messages = list(pool.map(check, by_sets))
+        for msg in pool.map(check, by_sets):
+            messages.append(msg)
+            bar.update()
+    bar.close()
     refused = {}
     for key, msg in zip(by_sets, messages):
         if msg is not None:
@@ -272,17 +278,12 @@ def main(argv=None):
               f"(build it, or give --wormsim PATH or WORMSIM_BIN)", file=sys.stderr)
         return EXIT_INPUT
     # every point's overrides go through wormsim's own checker before anything is written
-    refused = check_points(wormsim, sp, points)
+    refused = check_points(wormsim, sp, points, not args.no_progress)
     if refused:
         report_refused(sp, points, refused, args.skip_invalid)
         if not args.skip_invalid:
             return EXIT_INPUT
 
-    try:
-        os.makedirs(sp.output, exist_ok=True)
-    except OSError as e:
-        print(f"error: {sp.output}: cannot create the result folder ({e.strerror})", file=sys.stderr)
-        return EXIT_INPUT
     csv_path = os.path.join(sp.output, table.TABLE_CSV)
     try:
         existing, damaged_rows = table.read_table(csv_path)
@@ -294,6 +295,12 @@ def main(argv=None):
     if args.dry_run:
         dry_run(sp, points, states, refused)
         return EXIT_OK
+
+    try:
+        os.makedirs(sp.output, exist_ok=True)
+    except OSError as e:
+        print(f"error: {sp.output}: cannot create the result folder ({e.strerror})", file=sys.stderr)
+        return EXIT_INPUT
 
     try:
         lock = acquire_lock(sp.output)

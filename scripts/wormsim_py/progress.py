@@ -24,13 +24,13 @@ class _Lines:
 class Progress:
     """update() after each finished point; close() at the end."""
 
-    def __init__(self, total, done=0, stream=None, enabled=True, interval=5.0, label="points"):
+    def __init__(self, total, done=0, stream=None, enabled=True, interval=5.0, label="points", delay=0.0):
         stream = stream or sys.stderr
         tty = hasattr(stream, "isatty") and stream.isatty()
         self.failed = 0
         self._bar = tqdm(total=total, initial=done, desc=label, unit="pt", file=stream if tty else _Lines(stream),
                          disable=not enabled, dynamic_ncols=tty, ascii=not tty,
-                         mininterval=0.1 if tty else interval, maxinterval=interval)
+                         mininterval=0.1 if tty else interval, maxinterval=interval, delay=delay)
 
     def update(self, failed=False):
         if failed:

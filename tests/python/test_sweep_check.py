@@ -34,6 +34,7 @@ def test_skip_invalid_runs_the_others(tmp_path):
                                            "grid:\n  schedule.mode: [barrier, invalid]\n  schedule.flits: [4, 8]\n")
     proc = script("sweep.py", spec, "--dry-run", "--skip-invalid", "--wormsim", FAKE_WORMSIM, check=0)
     assert [ln.split("\t")[0] for ln in proc.stdout.splitlines()[1:]] == ["todo", "todo", "invalid", "invalid"]
+    assert not out.exists()   # a dry run writes nothing
     proc = script("sweep.py", spec, "--workers", "1", "--skip-invalid", "--wormsim", FAKE_WORMSIM, "--no-progress",
                   check=3)
     assert "4 points, 0 complete, 2 invalid, 2 to run" in proc.stderr
