@@ -24,6 +24,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 if HERE not in sys.path:
     sys.path.insert(0, HERE)
 
+from wormsim_py import deps  # noqa: E402
+
+deps.require("compare_traces.py", ["numpy", "pandas"], exit_code=2)
+
 import pandas as pd  # noqa: E402
 
 from wormsim_py import atomicio  # noqa: E402
@@ -453,6 +457,8 @@ def run_compare(args):
 
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    if args.plot:
+        deps.require("compare_traces.py --plot", ["matplotlib"], exit_code=EXIT_ERROR)
     try:
         rep, both = run_compare(args)
     except RunError as e:

@@ -14,21 +14,31 @@ See docs/compare-and-plot.md. Exit codes: 0 written; 1 bad input; 2 bad command 
 """
 
 import argparse
+import difflib
 import json
 import math
 import os
 import sys
+import textwrap
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 if HERE not in sys.path:
     sys.path.insert(0, HERE)
 
+from wormsim_py import deps  # noqa: E402
+
+deps.require("plot.py", ["yaml", "numpy", "pandas", "matplotlib", "seaborn"])
+
 from wormsim_py import plotting  # noqa: E402  (selects the Agg backend)
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
+import seaborn as sns  # noqa: E402
+import yaml  # noqa: E402
 from matplotlib import colors as mcolors  # noqa: E402
+from matplotlib import ticker as mticker  # noqa: E402
 
+from wormsim_py import columns  # noqa: E402
 from wormsim_py import table as tablemod  # noqa: E402
 from wormsim_py.runs import NotDerivable, Run, RunError, coords, per_step_link_busy  # noqa: E402
 
@@ -224,17 +234,52 @@ def plot_links(args):
     return _finish(fig, out)
 
 
-# --- sweep line plots -------------------------------------------------------------------
+# --- sweep tables: columns, rows, fixed parameters ---------------------------------------
 
-def _parse_where(items, df):
+def _need_columns(df, cols, where):
+    """Each of cols must be a column of df; a typo is answered with the nearest column."""
+    names = [str(c) for c in df.columns]
+    for c in cols:
+        if c not in df.columns:
+            close = difflib.get_close_matches(c, names, n=1, cutoff=0.6)
+            hint = f" (did you mean {close[0]}?)" if close else " (see the header of results.csv)"
+            raise PlotError(f"{where}: no column {c}{hint}")
+
+
+def _yaml_value(text):
+    """A value as the config reads it: '[8,8,8]' and '[8, 8, 8]' are the same list, '64' and
+    '64.0' the same number."""
+    try:
+        v = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return text
+    return float(v) if isinstance(v, int) and not isinstance(v, bool) else v
+
+
+def _cell_values(series):
+    """The table's cells parsed as YAML (lists are JSON text in the table), None for empty ones."""
+    parsed = {}
+    for v in series.unique():
+        parsed[v] = None if pd.isna(v) else _yaml_value(str(v)) if isinstance(v, str) else \
+            (float(v) if isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool) else v)
+    return series.map(parsed)
+
+
+def _parse_where(items, df, path):
     mask = pd.Series(True, index=df.index)
     for item in items or []:
         if "=" not in item:
             raise PlotError(f"--where {item}: expected COLUMN=VALUE")
-        col, val = item.split("=", 1)
-        if col not in df.columns:
-            raise PlotError(f"--where {item}: no column {col} in the table")
-        mask &= df[col].astype(str) == val
+        col, text = item.split("=", 1)
+        _need_columns(df, [col], f"--where {item}")
+        want = _yaml_value(text)
+        have = _cell_values(df[col])
+        match = have.map(lambda v: v == want)
+        if not match.any():
+            values = ", ".join(columns.value_text(v) for v in list(dict.fromkeys(df[col].dropna()))[:12])
+            raise PlotError(f"{path}: no row has {col} = {columns.value_text(want)} "
+                            f"(its values: {values or 'none'})")
+        mask &= match
     return mask
 
 
@@ -273,6 +318,21 @@ def _param_columns(df):
     return []
 
 
+def _fixed_settings(df, leave_out):
+    """'network 8x8x8, message length 64 flits, ...': the parameter columns with one value in
+    the rows plotted (the sweep's set: values, and swept ones that --where pinned)."""
+    out = []
+    for c in _param_columns(df):
+        if c in leave_out or c in SWEEP_NUISANCE:
+            continue
+        vals = df[c].dropna().astype(str).unique()
+        if len(vals) == 1:
+            out.append(columns.setting(c, vals[0]))
+        elif len(vals) == 0 and c in df.columns:
+            out.append(f"{columns.name(c)} none")
+    return out
+
+
 def _default_line(df):
     params = _param_columns(df)
     tags = [c for c in params if c.startswith("tag.")]
@@ -295,6 +355,18 @@ def _load_table(path):
     return df
 
 
+def _description(path):
+    """The sweep's description (its spec.yaml, next to the table), or None."""
+    folder = os.path.dirname(os.path.abspath(path)) if os.path.isfile(path) else path
+    try:
+        with open(os.path.join(folder, "spec.yaml"), encoding="utf-8") as f:
+            doc = yaml.safe_load(f)
+    except (OSError, yaml.YAMLError, UnicodeDecodeError):
+        return None
+    d = doc.get("description") if isinstance(doc, dict) else None
+    return d if isinstance(d, str) and d.strip() else None
+
+
 def _ok_rows(df, path):
     ok = df["status"].astype(str).eq("completed") & df.get("error", pd.Series("", index=df.index)).isna()
     dropped = int((~ok).sum())
@@ -303,18 +375,78 @@ def _ok_rows(df, path):
     return df[ok]
 
 
+def _caption(parts, width=110):
+    return "\n".join(textwrap.wrap("; ".join(p for p in parts if p), width))
+
+
+def _readable_ticks(fig, ax, positions, labels):
+    """Ticks at the swept values, labelled as given, unless the labels would overlap: then
+    rotate them, and if even that overlaps, let matplotlib thin the ticks."""
+    ax.set_xticks(positions)
+    ax.set_xticklabels(labels)
+    ax.minorticks_off()
+    renderer = fig.canvas.get_renderer()
+
+    def overlap():
+        boxes = sorted((t.get_window_extent(renderer) for t in ax.get_xticklabels() if t.get_text()),
+                       key=lambda b: b.x0)
+        return any(a.x1 + 2 > b.x0 for a, b in zip(boxes, boxes[1:]))
+
+    if not overlap():
+        return
+    ax.tick_params(axis="x", labelrotation=35)
+    for t in ax.get_xticklabels():
+        t.set_horizontalalignment("right")
+    if not overlap():
+        return
+    ax.tick_params(axis="x", labelrotation=0)
+    for t in ax.get_xticklabels():
+        t.set_horizontalalignment("center")
+    if ax.get_xscale() == "log":
+        ax.xaxis.set_major_locator(mticker.LogLocator(base=ax.xaxis.get_transform().base, numticks=8))
+    else:
+        ax.xaxis.set_major_locator(mticker.MaxNLocator(nbins=6))
+    ax.xaxis.set_major_formatter(mticker.FuncFormatter(lambda v, _: f"{v:g}"))
+
+
+def _wrap_label(text, width=30):
+    """A long axis label on two lines, the unit on the second."""
+    if len(text) <= width or " (" not in text:
+        return text
+    head, unit = text.split(" (", 1)
+    return f"{head}\n({unit}"
+
+
+def _hollow_markers(handles, order):
+    """Open markers, each line's a little smaller than the one before: where lines coincide,
+    every marker shape stays visible around the ones drawn over it (and the dash patterns
+    interleave)."""
+    k = 0
+    for h in handles:
+        if not hasattr(h, "get_marker") or h.get_marker() in (None, "None", "", " "):
+            continue
+        h.set_markeredgecolor(h.get_color())
+        h.set_markerfacecolor("none")
+        h.set_markeredgewidth(1.4)
+        h.set_markersize(max(4.0, 10.0 - 1.5 * (k % max(1, len(order)))))
+        k += 1
+
+
+BANDS = {"ci": ("ci", 95), "range": ("pi", 100), "sd": "sd", "none": None}
+BAND_TEXT = {"ci": "band: 95% bootstrap confidence interval", "range": "band: min..max",
+             "sd": "band: ±1 standard deviation", "none": ""}
+
+
 def plot_sweep(args):
     df = _load_table(args.table)
-    df = df[_parse_where(args.where, df)]
-    df = _ok_rows(df, args.table)
-    if not len(df):
-        raise PlotError(f"{args.table}: no completed rows to plot")
     ys = args.y or DEFAULT_Y
     lines = args.line if args.line is not None else _default_line(df)
     facets = [args.facet] if args.facet else []
-    for c in [args.x] + ys + lines + facets:
-        if c not in df.columns:
-            raise PlotError(f"{args.table}: no column {c} (columns: {', '.join(df.columns)})")
+    _need_columns(df, [args.x] + ys + lines + facets, args.table)
+    df = df[_parse_where(args.where, df, args.table)]
+    df = _ok_rows(df, args.table)
+    if not len(df):
+        raise PlotError(f"{args.table}: no completed rows to plot")
     for c in ys:
         if pd.to_numeric(df[c], errors="coerce").isna().all():
             raise PlotError(f"--y {c}: not a numeric column")
@@ -329,65 +461,65 @@ def plot_sweep(args):
 
     xpos, xlabels, xkind = _axis_values(df[args.x])
     df = df.assign(_x=xpos.to_numpy())
-    facet_vals = [None]
+    line_title = " / ".join(columns.name(c) for c in lines)
+    df["_line"] = df[lines].apply(lambda r: " / ".join(columns.value_text(v) for v in r), axis=1) if lines else "all"
+    # lines in table order: the order the spec gives the values in
+    line_order = list(dict.fromkeys(df["_line"]))
+    facet_order = None
     if facets:
         fpos, flabels, _ = _axis_values(df[args.facet])
-        df = df.assign(_f=fpos.to_numpy())
-        facet_vals = sorted(df["_f"].unique())
-    nrows, ncols = len(ys), len(facet_vals)
-    fig, axes = plt.subplots(nrows, ncols, figsize=(5.2 * ncols + (2.8 if lines else 0.4), 3.6 * nrows + 0.6),
-                             squeeze=False, layout="constrained")
-    colours = plt.get_cmap("tab10")
-    keys = sorted(df.groupby(lines).groups.keys(), key=str) if lines else [None]
-    handles = {}
-    for fi, fv in enumerate(facet_vals):
-        sub = df if fv is None else df[df["_f"] == fv]
-        for yi, y in enumerate(ys):
-            ax = axes[yi][fi]
-            for li, key in enumerate(keys):
-                part = sub
-                if lines:
-                    kt = key if isinstance(key, tuple) else (key,)
-                    for c, v in zip(lines, kt):
-                        part = part[part[c] == v]
-                if not len(part):
-                    continue
-                vals = pd.to_numeric(part[y], errors="coerce")
-                g = vals.groupby(part["_x"])
-                agg = getattr(g, args.agg)()
-                label = " / ".join(str(v) for v in (key if isinstance(key, tuple) else (key,))) if lines else y
-                h, = ax.plot(agg.index, agg.to_numpy(), marker="o", markersize=4, label=label,
-                             color=colours(li % 10))
-                if g.size().max() > 1:
-                    ax.fill_between(agg.index, g.min().to_numpy(), g.max().to_numpy(), color=colours(li % 10),
-                                    alpha=0.15, linewidth=0)
-                handles.setdefault(label, h)
-            if args.logx or xkind == "nodes":
-                ax.set_xscale("log", base=2)
-            if args.logy:
-                ax.set_yscale("log")
-            xt = sorted(set(df["_x"]))
-            if xlabels:
-                ax.set_xticks(xt)
-                ax.set_xticklabels([xlabels[v] for v in xt], rotation=30 if len(xt) > 6 else 0)
-                ax.minorticks_off()
-            elif len(xt) <= 12:   # the swept values themselves, written plainly (also on a log axis)
-                ax.set_xticks(xt)
-                ax.set_xticklabels([f"{v:g}" for v in xt], rotation=30 if len(xt) > 8 else 0)
-                ax.minorticks_off()
-            ax.set_xlabel(args.x)
-            ax.set_ylabel(y)
-            ax.grid(True, alpha=0.3)
-            if fv is not None:
-                ax.set_title(f"{args.facet} = {flabels[fv] if flabels else fv:g}"
-                             if not flabels and isinstance(fv, float) else f"{args.facet} = {flabels[fv]}",
-                             fontsize=10)
-    if lines:
-        axes[0][-1].legend(list(handles.values()), list(handles.keys()), title=" / ".join(lines),
-                           loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=8, title_fontsize=8)
-    band = " (band: min..max over the rows behind each point)" if df.groupby(
-        [*lines, "_x"] + (["_f"] if facets else [])).size().max() > 1 else ""
-    fig.suptitle(args.title or f"{args.agg} over the rows of each line and x{band}", fontsize=10)
+        df["_facet"] = [f"{columns.name(args.facet)} {flabels[p] if flabels else columns.value_text(v)}"
+                        for p, v in zip(fpos, df[args.facet])]
+        facet_order = [df["_facet"][fpos == p].iloc[0] for p in sorted(fpos.unique())]
+    long = df.melt(id_vars=[c for c in ("_x", "_line", "_facet") if c in df.columns], value_vars=ys,
+                   var_name="_metric", value_name="_value")
+    long["_value"] = pd.to_numeric(long["_value"], errors="coerce")
+
+    per_point = df.groupby(["_line", "_x"] + (["_facet"] if facets else [])).size()
+    n_rows = int(per_point.max())
+    g = sns.relplot(data=long, kind="line", x="_x", y="_value", hue="_line", style="_line", hue_order=line_order,
+                    style_order=line_order, markers=True, dashes=True, estimator=args.agg,
+                    errorbar=BANDS[args.band] if n_rows > 1 else None, seed=0,
+                    row="_metric" if len(ys) > 1 else None, row_order=ys if len(ys) > 1 else None,
+                    col="_facet" if facets else None, col_order=facet_order,
+                    height=3.0, aspect=1.45, markersize=7, linewidth=1.6, palette="colorblind",
+                    facet_kws={"sharey": "row", "sharex": True, "margin_titles": False},
+                    legend="auto" if lines else False)
+    fig = g.figure
+    g.set_titles(template="{col_name}" if facets else "")
+    xt = sorted(set(df["_x"]))
+    for (row, col), ax in np.ndenumerate(g.axes):
+        y = ys[row]
+        ax.set_ylabel(_wrap_label(columns.label(y, "log scale" if args.logy else None)) if col == 0 else "")
+        _hollow_markers(ax.get_lines(), line_order)
+        if args.logx or xkind == "nodes":
+            ax.set_xscale("log", base=2)
+        if args.logy:
+            ax.set_yscale("log")
+            # 100, 200, 500, 1000 ... written out: a narrow log range otherwise shows one label
+            ax.yaxis.set_major_locator(mticker.LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+            ax.yaxis.set_major_formatter(mticker.FuncFormatter(lambda v, _: f"{v:g}"))
+            ax.yaxis.set_minor_formatter(mticker.NullFormatter())
+        ax.grid(True, alpha=0.3)
+        ax.set_xlabel(columns.label(args.x, "log scale" if ax.get_xscale() == "log" else None)
+                      if row == len(ys) - 1 else "")
+    for ax in g.axes[-1]:
+        if xlabels:
+            _readable_ticks(fig, ax, xt, [xlabels[v] for v in xt])
+        elif len(xt) <= 12:
+            _readable_ticks(fig, ax, xt, [f"{v:g}" for v in xt])
+    if lines and g.legend is not None:
+        g.legend.set_title(line_title)
+        _hollow_markers(g.legend.legend_handles if hasattr(g.legend, "legend_handles")
+                        else g.legend.legendHandles, line_order)
+    how = {"mean": "mean", "median": "median", "min": "minimum", "max": "maximum"}[args.agg]
+    reps = f"each point: {how} of {n_rows} rows" if n_rows > 1 else ""
+    if n_rows > 1 and BAND_TEXT[args.band]:
+        reps += f" ({BAND_TEXT[args.band]})"
+    fixed = _fixed_settings(df, used | set(ys))
+    title = args.title or _description(args.table) or "sweep " + os.path.basename(os.path.abspath(args.table))
+    fig.suptitle(title + "\n" + _caption(["fixed: " + ", ".join(fixed) if fixed else "", reps]), fontsize=9,
+                 y=1.0, va="bottom")
     base = os.path.dirname(os.path.abspath(args.table)) if os.path.isfile(args.table) else args.table
     out = args.out or os.path.join(base, "plot_" + "_".join(y.split(".")[-1] if y.count(".") < 2 else
                                                              "_".join(y.split(".")[1:]) for y in ys)
@@ -397,26 +529,48 @@ def plot_sweep(args):
 
 # --- contention breakdown ---------------------------------------------------------------
 
-def _stacked(ax, labels, parts, names, ylabel):
+def _breakdown(fig, labels, parts, names, unit, xlabel):
+    """The delay split as small multiples: the stacked total, then one panel per non-zero part
+    with a y scale of its own, so a part a hundred times smaller than the others is still seen."""
+    shown = [i for i, v in enumerate(parts) if np.nansum(v) > 0]
+    zero = [names[i] for i in range(len(parts)) if i not in shown]
+    axes = fig.subplots(len(shown) + 1, 1, sharex=True, squeeze=False)[:, 0]
     x = np.arange(len(labels))
     bottom = np.zeros(len(labels))
-    for vals, name, colour in zip(parts, names, CONTENTION_COLOURS):
-        ax.bar(x, vals, bottom=bottom, label=name, color=colour, width=0.75)
-        bottom += vals
-    top = float(np.nanmax(bottom)) if len(bottom) else 0.0
-    if top > 0:
-        ax.set_ylim(0, top * 1.08)
-    else:
-        ax.set_ylim(0, 1)
+    ax = axes[0]
+    for vals, nm, colour in zip(parts, names, CONTENTION_COLOURS):
+        ax.bar(x, vals, bottom=bottom, label=nm, color=colour, width=0.75)
+        bottom += np.nan_to_num(vals)
+    top = float(np.nanmax(bottom, initial=0))
+    ax.set_ylim(0, top * 1.1 if top > 0 else 1)
+    ax.set_title("all parts, stacked" + (f" (zero: {', '.join(zero)})" if zero and shown else ""),
+                 fontsize=9, loc="left")
+    ax.legend(fontsize=7, ncol=len(names), loc="lower left", bbox_to_anchor=(0, 1.12), frameon=False)
+    if not shown:
         ax.text(0.5, 0.5, "no delay beyond the zero-load latency", transform=ax.transAxes, ha="center",
                 va="center", color="#555555")
-    ax.set_xlim(-0.6, len(labels) - 0.4)
-    ax.set_xticks(x)
-    rot = 0 if len(labels) <= 8 and max((len(str(s)) for s in labels), default=0) <= 12 else 45
-    ax.set_xticklabels(labels, rotation=rot, ha="right" if rot else "center", fontsize=8)
-    ax.set_ylabel(ylabel)
-    ax.grid(True, axis="y", alpha=0.3)
-    ax.legend(fontsize=8)
+    for ax, i in zip(axes[1:], shown):
+        ax.bar(x, parts[i], color=CONTENTION_COLOURS[i], width=0.75)
+        ax.set_ylim(0, float(np.nanmax(parts[i])) * 1.1)
+        ax.set_title(f"{names[i]} (own scale)", fontsize=9, loc="left")
+    for ax in axes:
+        ax.grid(True, axis="y", alpha=0.3)
+        ax.yaxis.set_major_locator(mticker.MaxNLocator(nbins=3))
+        ax.tick_params(labelsize=8)
+    fig.supylabel(unit, fontsize=9)
+    axes[-1].set_xlim(-0.6, len(labels) - 0.4)
+    axes[-1].set_xticks(x)
+    rot = 0 if len(labels) <= 8 and max((len(str(s)) for s in labels), default=0) <= 12 else 40
+    axes[-1].set_xticklabels(labels, rotation=rot, ha="right" if rot else "center", fontsize=8)
+    axes[-1].set_xlabel(xlabel)
+    return axes
+
+
+def _contention_figure(parts, n_groups, longest):
+    panels = 1 + sum(1 for v in parts if np.nansum(v) > 0)
+    width = max(6.5, 0.45 * n_groups + 3)
+    height = 1.35 * panels + 1.5 + (0.07 * longest if n_groups > 8 or longest > 12 else 0)
+    return plt.figure(figsize=(width, height), layout="constrained")
 
 
 def plot_contention(args):
@@ -424,6 +578,7 @@ def plot_contention(args):
     # a run folder (even one whose set is incomplete: Run says what is wrong), not a sweep folder
     is_run = os.path.isdir(p) and not os.path.exists(os.path.join(p, tablemod.TABLE_CSV)) and any(
         os.path.lexists(os.path.join(p, f)) for f in ("messages.csv", "summary.json"))
+    unit = "cycles per message" if args.per_message else "cycles, sum over messages"
     if is_run:
         run = Run(p)
         m = run.messages
@@ -439,21 +594,19 @@ def plot_contention(args):
         for c, _ in CONTENTION_RUN:
             v = sums[c].to_numpy(dtype=float)
             parts.append(v / counts.to_numpy(dtype=float) if args.per_message else v)
-        fig, ax = plt.subplots(figsize=(max(6, 0.45 * len(groups) + 3), 4.2), layout="constrained")
-        _stacked(ax, labels, parts, [n for _, n in CONTENTION_RUN],
-                 "cycles per message" if args.per_message else "cycles (sum over messages)")
-        ax.set_xlabel("step" + (" (bg = background traffic)" if any(g < 0 for g in groups) else ""))
-        ax.set_title("delay breakdown per step\n" + _run_title(run), fontsize=9)
+        fig = _contention_figure(parts, len(groups), 2)
+        _breakdown(fig, labels, parts, [n for _, n in CONTENTION_RUN], unit,
+                   "step" + (" (bg = background traffic)" if any(g < 0 for g in groups) else ""))
+        fig.suptitle("delay beyond the zero-load latency, per step\n" + _run_title(run), fontsize=9)
         return _finish(fig, args.out or os.path.join(run.folder or os.path.dirname(run.messages_path), "contention"))
 
     df = _load_table(p)
-    df = df[_parse_where(args.where, df)]
+    _need_columns(df, args.by or [], p)
+    df = df[_parse_where(args.where, df, p)]
     df = _ok_rows(df, p)
     if not len(df):
         raise PlotError(f"{p}: no completed rows to plot")
-    missing = [c for c, _ in CONTENTION_TABLE if c not in df.columns]
-    if missing:
-        raise PlotError(f"{p}: missing column(s) {', '.join(missing)}")
+    _need_columns(df, [c for c, _ in CONTENTION_TABLE], p)
     if args.by:
         by = args.by
     else:
@@ -466,11 +619,8 @@ def plot_contention(args):
             if by and df[c].astype(str).groupby([df[b].astype(str) for b in by]).nunique().max() <= 1:
                 continue
             by.append(c)
-    for c in by:
-        if c not in df.columns:
-            raise PlotError(f"{p}: no column {c}")
     if by:
-        keyframe = df[by].astype(str)
+        keyframe = df[by].apply(lambda col: col.map(columns.value_text))
         df = df.assign(_k=keyframe.agg(" / ".join, axis=1))
         order = list(dict.fromkeys(df["_k"]))  # table order
     else:
@@ -482,15 +632,16 @@ def plot_contention(args):
         vals = vals.div(pd.to_numeric(df["metrics.messages"], errors="coerce"), axis=0)
     means = vals.groupby(df["_k"]).mean().reindex(order)
     parts = [means[c].to_numpy(dtype=float) for c in cols]
-    longest = max((len(k) for k in order), default=0)
-    fig, ax = plt.subplots(figsize=(max(6, 0.5 * len(order) + 3), 3.6 + (0.07 * longest if len(order) > 8 or
-                                                                          longest > 12 else 0.3)),
-                           layout="constrained")
-    _stacked(ax, order, parts, [n for _, n in CONTENTION_TABLE],
-             ("mean cycles per message" if args.per_message else "cycles (sum over messages)") +
-             (", mean over rows" if len(df) > len(order) else ""))
-    ax.set_xlabel(" / ".join(by) if by else "")
-    ax.set_title(args.title or "delay breakdown", fontsize=10)
+    fig = _contention_figure(parts, len(order), max((len(k) for k in order), default=0))
+    rows = df.groupby("_k").size()
+    per_bar = (f", mean of {rows.min()} rows per bar" if rows.min() == rows.max()
+               else f", mean of {rows.min()}..{rows.max()} rows per bar") if rows.max() > 1 else ""
+    _breakdown(fig, order, parts, [n for _, n in CONTENTION_TABLE], unit + per_bar,
+               " / ".join(columns.name(b) for b in by) if by else "")
+    fixed = _fixed_settings(df, set(by))
+    title = args.title or _description(p) or "delay breakdown"
+    fig.suptitle(title + "\ndelay beyond the zero-load latency" +
+                 ("\n" + _caption(["fixed: " + ", ".join(fixed)], 100) if fixed else ""), fontsize=9)
     base = os.path.dirname(os.path.abspath(p)) if os.path.isfile(p) else p
     return _finish(fig, args.out or os.path.join(base, "plot_contention"))
 
@@ -524,9 +675,13 @@ def parse_args(argv):
                     help="one line per value of COL (repeatable; default: the first tag.* column, else "
                          "schedule.algorithm)")
     ps.add_argument("--facet", metavar="COL", help="one column of panels per value of COL")
-    ps.add_argument("--where", action="append", metavar="COL=VALUE", help="keep only rows with COL = VALUE")
+    ps.add_argument("--where", action="append", metavar="COL=VALUE",
+                    help="keep only rows with COL = VALUE (compared as YAML values: [8,8] matches [8, 8])")
     ps.add_argument("--agg", choices=("mean", "median", "min", "max"), default="mean",
                     help="how rows with the same line and x are combined (default mean)")
+    ps.add_argument("--band", choices=tuple(BANDS), default="ci",
+                    help="band around each line where several rows make a point: ci (95%% bootstrap confidence "
+                         "interval of --agg, default), range (min..max), sd, none")
     ps.add_argument("--logx", action="store_true")
     ps.add_argument("--logy", action="store_true")
     ps.add_argument("--title")
@@ -536,7 +691,8 @@ def parse_args(argv):
     pc.add_argument("input", help="run output folder, or sweep folder / results table")
     pc.add_argument("--by", action="append", metavar="COL", help="table: group rows by COL (repeatable; default: "
                     "every swept column that varies)")
-    pc.add_argument("--where", action="append", metavar="COL=VALUE", help="table: keep only rows with COL = VALUE")
+    pc.add_argument("--where", action="append", metavar="COL=VALUE",
+                    help="table: keep only rows with COL = VALUE (compared as YAML values)")
     pc.add_argument("--per-message", action="store_true", help="divide by the number of messages")
     pc.add_argument("--title")
     pc.add_argument("-o", "--out", help="output file (.png/.svg/.pdf) or stem for both PNG and SVG")

@@ -38,6 +38,11 @@ from math import comb
 from typing import Any, Optional
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(REPO, "scripts"))
+
+from wormsim_py import deps  # noqa: E402
+
+deps.require("reproduce_papers.py", [], exit_code=2)
 
 # Paper labels used in the "source" column.
 P2D = "2D"  # Cang & Wu, IPPS/SPDP 1998 (seeds/001, OCR seeds/003)
@@ -1297,17 +1302,10 @@ def build_report(b: Builder, quick: bool) -> tuple[str, int, int, int]:
     return "\n".join(L), n_match, n_slip, n_bad
 
 
-def default_wormsim() -> str:
-    env = os.environ.get("WORMSIM_BUILD_DIR")
-    if env:
-        return os.path.join(env, "wormsim")
-    return os.path.join(REPO, "build", "wormsim")
-
-
 def main(argv: Optional[list[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--wormsim", default=default_wormsim(),
-                    help="wormsim binary (default: $WORMSIM_BUILD_DIR/wormsim or build/wormsim)")
+    ap.add_argument("--wormsim", default=deps.wormsim_binary(),
+                    help="wormsim binary (default: $WORMSIM_BIN, else $WORMSIM_BUILD_DIR/wormsim, else build/wormsim)")
     ap.add_argument("--output", default=os.path.join(REPO, "docs", "reproduction.md"),
                     help="report to write (default: docs/reproduction.md)")
     ap.add_argument("--quick", action="store_true",

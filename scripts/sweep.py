@@ -21,14 +21,19 @@ import logging
 import os
 import secrets
 import signal
+import subprocess
 import sys
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(HERE)
 if HERE not in sys.path:
     sys.path.insert(0, HERE)
+
+from wormsim_py import deps  # noqa: E402
+
+deps.require("sweep.py", ["yaml", "pandas", "tqdm", "dask", "distributed", "cloudpickle"])
 
 from wormsim_py import atomicio, progress, runner, table  # noqa: E402
 from wormsim_py import spec as specmod  # noqa: E402
@@ -37,17 +42,12 @@ EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_FAILED, EXIT_NO_WORKERS, EXIT_INTERRUPTED 
 WRITE_INTERVAL = 1.0  # seconds between table rewrites while points complete
 DEFAULT_WORKER_TIMEOUT = 60.0
 WORKER_POLL = 1.0  # seconds between asking the scheduler how many workers it has
+CHECK_TIMEOUT = 120.0  # seconds for one `wormsim config check`
+SHOWN_CHECK_FAILURES = 5  # distinct messages of refused points printed
 
 
 class SweepError(Exception):
     pass
-
-
-def default_wormsim():
-    env = os.environ.get("WORMSIM_BIN")
-    if env:
-        return env
-    return os.path.join(REPO, "build", "wormsim")
 
 
 def parse_args(argv):
@@ -64,13 +64,18 @@ def parse_args(argv):
     p.add_argument("--connect-timeout", type=float, default=30.0, metavar="SECONDS",
                    help="how long to try to reach --scheduler (default 30)")
     p.add_argument("--wormsim", metavar="PATH",
-                   help="wormsim binary (default: $WORMSIM_BIN, else build/wormsim in the repository)")
+                   help="wormsim binary (default: $WORMSIM_BIN, else $WORMSIM_BUILD_DIR/wormsim, else build/wormsim)")
     p.add_argument("--timeout", type=float, metavar="SECONDS", help="per-point time limit (overrides the spec)")
     p.add_argument("--worker-timeout", type=float, default=DEFAULT_WORKER_TIMEOUT, metavar="SECONDS",
                    help="stop when the cluster has had no worker for this long; the points not run get an "
                         f"error row (default {DEFAULT_WORKER_TIMEOUT:g}; 0 waits forever)")
     p.add_argument("--rerun", action="store_true", help="run every point again, complete or not")
-    p.add_argument("--dry-run", action="store_true", help="list the points and whether they are done; run nothing")
+    p.add_argument("--dry-run", action="store_true",
+                   help="check every point with `wormsim config check`, list the points and whether they are "
+                        "done; run nothing")
+    p.add_argument("--skip-invalid", action="store_true",
+                   help="run the points `wormsim config check` accepts; the others get an error row instead "
+                        "of stopping the sweep")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     args = p.parse_args(argv)
     if args.workers is not None and args.workers < 1:
@@ -95,6 +100,74 @@ def acquire_lock(output):
     return f
 
 
+def _one_line(text):
+    return " | ".join(ln.strip() for ln in text.splitlines() if ln.strip())
+
+
+def check_points(wormsim, sp, points, show_progress=True):
+    """{point id: message} for the points whose overrides `wormsim config check` refuses.
+
+    Each distinct override list is checked once (points may share one, e.g. tags that only
+    name a combination); the checks run in parallel threads, one wormsim process each.
+    """
+    by_sets = {}
+    for p in points:
+        key = tuple((k, specmod.set_text(v)) for k, v in p.sets)
+        by_sets.setdefault(key, []).append(p)
+
+    def check(key):
+        cmd = [wormsim, "config", "check", sp.base]
+        for k, v in key:
+            cmd += ["--set", f"{k}={v}"]
+        try:
+            proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                                  errors="replace", timeout=CHECK_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            return f"wormsim config check did not answer within {CHECK_TIMEOUT:g} s"
+        except OSError as e:
+            return f"cannot run {wormsim}: {e.strerror}"
+        if proc.returncode == 0:
+            return None
+        return _one_line(proc.stderr) or _one_line(proc.stdout) or f"wormsim config check exited with {proc.returncode}"
+
+    jobs = max(1, min(len(by_sets), 2 * len(os.sched_getaffinity(0))))
+    # generating big schedules takes a while (a 10-cube total exchange): a bar after 2 s
+    bar = progress.Progress(len(by_sets), label="checking", enabled=show_progress, delay=2.0)
+    messages = []
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        for msg in pool.map(check, by_sets):
+            messages.append(msg)
+            bar.update()
+    bar.close()
+    refused = {}
+    for key, msg in zip(by_sets, messages):
+        if msg is not None:
+            for p in by_sets[key]:
+                refused[p.id] = msg
+    return refused
+
+
+def report_refused(sp, points, refused, skipping):
+    """The refused points on stderr: each distinct message once, with the first point that gets it."""
+    first = {}
+    for p in points:
+        if p.id in refused:
+            first.setdefault(refused[p.id], []).append(p)
+    head = "error: " if not skipping else "sweep: "
+    what = "skipping them (--skip-invalid)" if skipping else "nothing was run or written"
+    print(f"{head}{sp.path}: wormsim config check refuses {len(refused)} of {len(points)} points; {what}:",
+          file=sys.stderr)
+    for msg, pts in list(first.items())[:SHOWN_CHECK_FAILURES]:
+        params = ", ".join(f"{k}={specmod.canonical(v)}" for k, v in pts[0].params.items()) or "every point"
+        more = f" (and {len(pts) - 1} more point(s) with this message)" if len(pts) > 1 else ""
+        print(f"  {params}: {msg}{more}", file=sys.stderr)
+    if len(first) > SHOWN_CHECK_FAILURES:
+        print(f"  ... and {len(first) - SHOWN_CHECK_FAILURES} more message(s)", file=sys.stderr)
+    if not skipping:
+        print("  fix the spec, leave those points out with exclude:, or give --skip-invalid to run the others",
+              file=sys.stderr)
+
+
 def point_states(sp, points, existing, damaged_rows):
     """{point id: (state, reason)}: complete, todo, or damaged (its row or files do not hold)."""
     states = {}
@@ -112,11 +185,11 @@ def report_damaged(states, verb):
             print(f"sweep: {verb} point {pid}: {reason}", file=sys.stderr)
 
 
-def dry_run(sp, points, states):
-    cols = sp.param_columns()
+def dry_run(sp, points, states, refused):
+    cols = sp.swept_columns()
     print("state\tpoint\t" + "\t".join(cols))
     for p in points:
-        state = "done" if states[p.id][0] == "complete" else "todo"
+        state = "invalid" if p.id in refused else "done" if states[p.id][0] == "complete" else "todo"
         print(f"{state}\t{p.id}\t" + "\t".join(str(specmod.cell(p.params.get(c))) for c in cols))
     report_damaged(states, "would rerun")
     done = sum(1 for p in points if states[p.id][0] == "complete")
@@ -199,17 +272,18 @@ def main(argv=None):
         return EXIT_INPUT
     if args.timeout is not None:
         sp.timeout = args.timeout
-    wormsim = os.path.abspath(args.wormsim or default_wormsim())
-    if not args.scheduler and not args.dry_run and not (os.path.isfile(wormsim) and os.access(wormsim, os.X_OK)):
+    wormsim = os.path.abspath(args.wormsim or deps.wormsim_binary())
+    if not (os.path.isfile(wormsim) and os.access(wormsim, os.X_OK)):
         print(f"error: wormsim binary not found or not executable: {wormsim} "
               f"(build it, or give --wormsim PATH or WORMSIM_BIN)", file=sys.stderr)
         return EXIT_INPUT
+    # every point's overrides go through wormsim's own checker before anything is written
+    refused = check_points(wormsim, sp, points, not args.no_progress)
+    if refused:
+        report_refused(sp, points, refused, args.skip_invalid)
+        if not args.skip_invalid:
+            return EXIT_INPUT
 
-    try:
-        os.makedirs(sp.output, exist_ok=True)
-    except OSError as e:
-        print(f"error: {sp.output}: cannot create the result folder ({e.strerror})", file=sys.stderr)
-        return EXIT_INPUT
     csv_path = os.path.join(sp.output, table.TABLE_CSV)
     try:
         existing, damaged_rows = table.read_table(csv_path)
@@ -219,8 +293,14 @@ def main(argv=None):
         return EXIT_INPUT
     states = point_states(sp, points, existing, damaged_rows)
     if args.dry_run:
-        dry_run(sp, points, states)
+        dry_run(sp, points, states, refused)
         return EXIT_OK
+
+    try:
+        os.makedirs(sp.output, exist_ok=True)
+    except OSError as e:
+        print(f"error: {sp.output}: cannot create the result folder ({e.strerror})", file=sys.stderr)
+        return EXIT_INPUT
 
     try:
         lock = acquire_lock(sp.output)
@@ -242,6 +322,10 @@ def main(argv=None):
     for p in points:
         old = existing.get(p.id)
         state = states[p.id][0]
+        if p.id in refused:
+            rows[p.id] = table.make_row(p, {"status": "error", "exit_code": None,
+                                            "error": f"invalid config (wormsim config check): {refused[p.id]}"})
+            continue
         if old is not None and not args.rerun and state != "damaged":
             rows[p.id] = table.make_row(p, {k: v for k, v in old.items() if k not in p.params and k != "dir"})
         if args.rerun or state != "complete":
@@ -256,8 +340,9 @@ def main(argv=None):
         table.write(sp.output, param_cols, ordered)
 
     write_table()
-    done_before = len(points) - len(todo)
-    print(f"sweep: {len(points)} points, {done_before} complete, {len(todo)} to run -> {csv_path}",
+    done_before = len(points) - len(todo) - len(refused)
+    skipped = f", {len(refused)} invalid" if refused else ""
+    print(f"sweep: {len(points)} points, {done_before} complete{skipped}, {len(todo)} to run -> {csv_path}",
           file=sys.stderr)
 
     failed = 0
@@ -291,7 +376,7 @@ def main(argv=None):
                                     pure=False, retries=0, priority=-p.index)
                 futures.append(fut)
                 by_key[fut.key] = p
-            bar = progress.Progress(len(points), done=done_before, enabled=not args.no_progress)
+            bar = progress.Progress(done_before + len(todo), done=done_before, enabled=not args.no_progress)
             last_write = time.monotonic()
             pending_write = False
             watch = WorkerWatch(client) if args.worker_timeout else None

@@ -1,11 +1,12 @@
 """Atomic file writes: write a temporary file in the target folder, fsync, rename.
 
 A reader (or a process killed half-way) sees either the old file or the new one,
-never a partial file.
+never a partial file. Files get the mode of any file the user creates (0666 less the
+umask: 0644 by default), so colleagues on a shared file system can read them.
 """
 
 import os
-import tempfile
+import secrets
 
 
 def _fsync_dir(folder):
@@ -21,12 +22,23 @@ def _fsync_dir(folder):
         os.close(fd)
 
 
+def _create_temporary(folder, name):
+    """A new file next to the target. Unlike mkstemp's 0600, mode 0666 goes through the
+    umask (and a default ACL) as for any file the user creates: no umask lookup, no race."""
+    while True:
+        tmp = os.path.join(folder, f".{name}.{secrets.token_hex(4)}.tmp")
+        try:
+            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o666), tmp
+        except FileExistsError:
+            continue
+
+
 def write_with(path, writer, binary=False):
     """Call writer(file_object) on a temporary file next to path, then rename it to path."""
     path = os.fspath(path)
     folder = os.path.dirname(os.path.abspath(path))
     os.makedirs(folder, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp", dir=folder)
+    fd, tmp = _create_temporary(folder, os.path.basename(path))
     try:
         mode = "wb" if binary else "w"
         kwargs = {} if binary else {"encoding": "utf-8", "newline": ""}

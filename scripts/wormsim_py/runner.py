@@ -1,4 +1,5 @@
-"""Run one sweep point with the wormsim binary and turn its summary.json into a table row.
+"""Run one sweep point with the wormsim binary and send back what the table needs of its
+summary.json (the client flattens it into columns: table.summary_row).
 
 This module is what Dask workers execute. It uses the standard library only, and
 sweep.py registers it with cloudpickle "by value", so workers of an external
@@ -21,35 +22,16 @@ COMMAND_FILE = "command.sh"
 STDERR_TAIL_LINES = 8
 STDERR_TAIL_CHARS = 1500
 
-# summary.json blocks that become column groups (prefix = block name)
-_FLAT_BLOCKS = ("metrics", "background", "host", "invariants")
+# summary.json keys that are not sent back: the config echo and the output manifest are in
+# the point's folder, and the warnings (thousands for some schedules) are sent as a count
+_NOT_SENT = ("config", "outputs", "warnings")
 
 
-def flatten(value, prefix, out):
-    """Flatten nested dicts into out with dotted keys; lists become JSON text."""
-    if isinstance(value, dict):
-        for k, v in value.items():
-            flatten(v, f"{prefix}.{k}" if prefix else str(k), out)
-    elif isinstance(value, list):
-        out[prefix] = json.dumps(value)
-    else:
-        out[prefix] = value
-
-
-def summary_row(summary):
-    """Columns taken from one summary.json: status, metrics.*, background.*, host.*,
-    invariants.* and summary.* (schedule name/steps/messages/source, warning count, version)."""
-    row = {"status": summary.get("status")}
-    for block in _FLAT_BLOCKS:
-        if isinstance(summary.get(block), dict):
-            flatten(summary[block], block, row)
-    sched = summary.get("schedule") or {}
-    for k in ("name", "algorithm", "steps", "messages", "broadcast", "source"):
-        if k in sched:
-            row[f"summary.schedule.{k}"] = sched[k]
-    row["summary.warnings"] = len(summary.get("warnings") or [])
-    row["summary.wormsim_version"] = summary.get("wormsim_version")
-    return row
+def summary_extract(summary):
+    """The part of summary.json the table needs, with "warning_count" for the warnings."""
+    out = {k: v for k, v in summary.items() if k not in _NOT_SENT}
+    out["warning_count"] = len(summary.get("warnings") or [])
+    return out
 
 
 def _tail(path):
@@ -112,8 +94,9 @@ def die_with_parent():
 def run_point(task):
     """Run one point. task: dict with point, wormsim, base, sets [(key, yaml_text)], out, timeout.
 
-    Returns a row dict: point, status, exit_code, error, host.sweep_seconds and the
-    summary columns. Never raises for a failed run: failures are rows with an error.
+    Returns a dict: point, status, exit_code, error, host.sweep_seconds, and "summary" (the
+    summary_extract of summary.json, None without one). Never raises for a failed run:
+    failures have an error.
     """
     start = time.monotonic()
     out = task["out"]
@@ -163,10 +146,8 @@ def run_point(task):
         except (OSError, ValueError) as e:
             error = error or f"unreadable summary.json: {e}"
 
-    if summary is not None:
-        row.update(summary_row(summary))
-    else:
-        row["status"] = "error"
+    row["summary"] = None if summary is None else summary_extract(summary)
+    row["status"] = "error" if summary is None else summary.get("status")
     row["exit_code"] = exit_code
     if error is None and exit_code != 0:
         tail = _tail(stderr_path)

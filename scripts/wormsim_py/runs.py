@@ -37,6 +37,7 @@ class Run:
             self.folder = p
             self.messages_path = os.path.join(p, "messages.csv")
         elif os.path.isfile(p):
+            _check_messages_file(p)
             self.messages_path = p
             folder = os.path.dirname(os.path.abspath(p))
             # a messages.csv inside a run folder brings its siblings along
@@ -92,6 +93,46 @@ class Run:
             return net["topology"], list(dims) if isinstance(dims, list) else [dims]
         except (TypeError, KeyError):
             return None
+
+
+def _check_messages_file(path):
+    """Refuse, saying what it is and what is expected, a file given as a run that cannot be a
+    messages.csv (a Perfetto trace, a summary.json, a VCD, another CSV...), rather than let
+    the CSV reader fail on it with a tokenizer error."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(8192)
+    except OSError:
+        return      # the reader reports it
+    text = head.decode("utf-8", "replace").lstrip("\ufeff")
+    first = text.split("\n", 1)[0].strip()
+    columns = [c.strip().strip('"') for c in first.split(",")]
+    if "id" in columns and "step" in columns:
+        return
+    name = os.path.basename(path)
+    body = text.lstrip()
+    if b"\0" in head:
+        what = "a binary file"
+    elif body.startswith(("{", "[")):
+        if '"traceEvents"' in text or name == "trace.json":
+            what = "a Perfetto trace (trace-event JSON from `wormsim run --trace perfetto`), for ui.perfetto.dev"
+        elif '"wormsim_version"' in text or name == "summary.json":
+            what = "a run's summary.json"
+        else:
+            what = "a JSON file"
+    elif body.startswith("$"):
+        what = "a VCD waveform trace (`wormsim run --trace vcd`), for GTKWave"
+    elif columns[:1] == ["link"]:
+        what = "a links.csv"
+    elif columns[:1] == ["step"]:
+        what = "a steps.csv"
+    elif columns[:1] == ["point"]:
+        what = "a sweep results table"
+    else:
+        what = f"not a wormsim messages.csv (its first line is not the header id,step,...: {first[:60]!r})"
+    folder = os.path.dirname(os.path.abspath(path))
+    hint = f"; the run folder here is {folder}" if os.path.exists(os.path.join(folder, "summary.json")) else ""
+    raise RunError(f"{path}: {what}; expected a wormsim run output folder or its messages.csv{hint}")
 
 
 def _read_csv(path, int_columns, text_columns, required):

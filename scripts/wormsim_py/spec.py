@@ -53,6 +53,7 @@ class Point:
     params: dict                    # column -> value, in column order (tags included)
     sets: list                      # [(key, value)] passed to wormsim --set, in order
     repeat: int = None              # 0-based repeat number, when the spec has repeats
+    fixed: dict = field(default_factory=dict)   # set key -> table cell (Spec.fixed_cells)
 
 
 @dataclass
@@ -71,7 +72,7 @@ class Spec:
     timeout: float = None
     base_sha256: str = ""
 
-    def param_columns(self):
+    def swept_columns(self):
         """Columns of the swept parameters, in table order."""
         cols = [k for group in self.zips for k, _ in group]
         cols += [k for k, _ in self.grid]
@@ -80,6 +81,15 @@ class Spec:
         if self.repeats is not None:
             cols += ["repeat", SEED_KEY]
         return cols
+
+    def param_columns(self):
+        """Parameter columns of the table: the swept ones, then the fixed `set` keys (the same
+        value in every row, so the table alone says what the points ran with)."""
+        return self.swept_columns() + [k for k, _ in self.fixed]
+
+    def fixed_cells(self):
+        """{set key: table cell} of the fixed overrides, as written in the spec."""
+        return {k: cell(v) for k, v in self.fixed}
 
 
 def _type_name(v):
@@ -116,10 +126,9 @@ def check_key_path(file, where, key):
         raise SpecError(file, f"{where}.{key}",
                         f"unknown config section \"{head}\" (expected a key path starting with one of: "
                         f"{', '.join(SECTIONS)}, or tag.NAME)")
-    if len(parts) == 1:
-        raise SpecError(file, f"{where}.{key}",
-                        "set keys inside a section (e.g. schedule.flits), not a whole section")
-    if head == "output" and parts[1] == "dir":
+    # a whole section is allowed (schedule: null makes a traffic-only sweep), except output,
+    # which would set output.dir
+    if head == "output" and (len(parts) == 1 or parts[1] == "dir"):
         raise SpecError(file, f"{where}.{key}", "the sweep chooses each point's output folder itself")
 
 
@@ -421,6 +430,7 @@ def expand(spec):
     the last varying fastest; then sources; then repeats)."""
     spec_dir = os.path.dirname(os.path.abspath(spec.path))
     fixed = [(k, _resolve_value(spec_dir, k, v)) for k, v in spec.fixed]
+    fixed_cells = spec.fixed_cells()
 
     base_doc = None
     if spec.sources is not None:
@@ -467,7 +477,7 @@ def expand(spec):
                 sets = list(fixed)
                 sets += [(k, _resolve_value(spec_dir, k, v)) for k, v in q.items()
                          if not k.startswith("tag.") and k != "repeat"]
-                points.append(Point(index=index, id=pid, params=q, sets=sets, repeat=r))
+                points.append(Point(index=index, id=pid, params=q, sets=sets, repeat=r, fixed=fixed_cells))
                 index += 1
                 if index > MAX_POINTS:
                     raise SpecError(spec.path, None, f"more than {MAX_POINTS} points; split the sweep")

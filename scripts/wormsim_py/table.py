@@ -3,6 +3,7 @@
 Columns, in order:
   point                      the point's id (folder OUT/points/<point>)
   <swept parameters>         every grid/zip key (and schedule.source, repeat, run.seed)
+  <fixed parameters>         every set key, the same value in every row
   status, exit_code, error   wormsim's status (or "error" if no summary.json), its exit code,
                              and for a non-zero exit the stderr tail
   metrics.*                  summary.json metrics, flattened (metrics.latency.mean, ...)
@@ -20,7 +21,9 @@ import io
 import json
 import os
 
-from . import atomicio, outputs, runner, spec as specmod
+import pandas as pd
+
+from . import atomicio, outputs, spec as specmod
 
 TABLE_CSV = "results.csv"
 TABLE_PARQUET = "results.parquet"
@@ -91,6 +94,28 @@ def read_rows(path):
 
 # columns that summary_row() fills: in a complete row they must match summary.json exactly
 _SUMMARY_GROUPS = ("metrics.", "background.", "invariants.", "summary.")
+# summary.json blocks that become column groups (prefix = block name)
+_FLAT_BLOCKS = ("metrics", "background", "host", "invariants")
+_SCHEDULE_KEYS = ("name", "algorithm", "steps", "messages", "broadcast", "source")
+
+
+def summary_row(summary):
+    """Columns taken from one summary.json (or runner.summary_extract of one): status,
+    metrics.*, background.*, host.*, invariants.* (nested keys joined with dots, lists kept
+    as lists: JSON text in the CSV), and summary.* (schedule name/steps/messages/source,
+    warning count, version)."""
+    row = {"status": summary.get("status")}
+    blocks = {b: summary[b] for b in _FLAT_BLOCKS if isinstance(summary.get(b), dict)}
+    if blocks:
+        row.update(pd.json_normalize(blocks).to_dict("records")[0])
+    sched = summary.get("schedule") or {}
+    for k in _SCHEDULE_KEYS:
+        if k in sched:
+            row[f"summary.schedule.{k}"] = sched[k]
+    row["summary.warnings"] = summary["warning_count"] if "warning_count" in summary \
+        else len(summary.get("warnings") or [])
+    row["summary.wormsim_version"] = summary.get("wormsim_version")
+    return row
 
 
 def point_state(output, row):
@@ -108,7 +133,7 @@ def point_state(output, row):
     except outputs.OutputSetError as e:
         where = point_dir_rel(row["point"]) + (f"/{e.file}" if e.file else "")
         return "damaged", f"{where}: {e.reason}"
-    expected = runner.summary_row(summary)
+    expected = summary_row(summary)
     for k, v in expected.items():
         have = _text(row.get(k))
         if _text(v) != have:
@@ -180,8 +205,11 @@ def make_row(point, result):
     row = {"point": point.id}
     for k, v in point.params.items():
         row[k] = specmod.cell(v)
+    row.update(point.fixed)
+    if result.get("summary") is not None:    # a runner result: flatten its summary here
+        result = {**{k: v for k, v in result.items() if k != "summary"}, **summary_row(result["summary"])}
     for k, v in result.items():
-        if k != "point":
+        if k not in ("point", "summary") and k not in point.fixed:
             row[k] = v
     row["dir"] = point_dir_rel(point.id)
     return row
@@ -193,7 +221,6 @@ def write(output, param_columns, rows, parquet=True):
     text = render_csv(cols, rows)
     atomicio.write_text(os.path.join(output, TABLE_CSV), text)
     if parquet and parquet_available():
-        import pandas as pd
         df = pd.read_csv(io.StringIO(text))
         atomicio.write_with(os.path.join(output, TABLE_PARQUET), lambda f: df.to_parquet(f, index=False),
                             binary=True)
@@ -210,7 +237,6 @@ def parquet_available():
 
 def load_dataframe(path):
     """Read a results table (CSV or Parquet) as a pandas DataFrame."""
-    import pandas as pd
     p = os.fspath(path)
     if os.path.isdir(p):
         cand = os.path.join(p, TABLE_CSV)

@@ -4,6 +4,9 @@ that are about the sweep, not the simulation: it writes a small consistent outpu
 three CSVs, then summary.json with its "outputs" block) in milliseconds. Its metrics follow
 from schedule.flits so different points have different rows. FAKE_WORMSIM_LOG=FILE appends
 "OUT PID" to FILE when it starts; FAKE_WORMSIM_SLEEP=S then sleeps S seconds.
+
+`config check BASE [--set KEY=VALUE]...` accepts every config except one with a value
+"invalid" (exit 1, an error naming the key), as the sweep's check before running needs.
 """
 
 import json
@@ -13,7 +16,19 @@ import time
 import zlib
 
 
+def config_check(argv):
+    for i, a in enumerate(argv):
+        if a == "--set" and i + 1 < len(argv) and argv[i + 1].split("=", 1)[1] in ("invalid", '"invalid"'):
+            key = argv[i + 1].split("=", 1)[0]
+            print(f"error: {argv[2]}: {key} (from --set): invalid value", file=sys.stderr)
+            return 1
+    print(f"{argv[2]}: ok: fake")
+    return 0
+
+
 def main(argv):
+    if argv[:2] == ["config", "check"]:
+        return config_check(argv)
     if not argv or argv[0] != "run":
         print("fake_wormsim: only `run` is supported", file=sys.stderr)
         return 2

@@ -52,9 +52,10 @@ def descendants(root, procs):
 
 
 def test_killed_driver_leaves_no_simulator_running(tmp_path):
-    # a slow stand-in for wormsim whose command line carries the point's --out folder
+    # a slow stand-in for wormsim whose command line carries the point's --out folder (and which
+    # accepts every config at the sweep's check)
     slow = tmp_path / "slow-wormsim"
-    slow.write_text('#!/bin/sh\nexec /usr/bin/python3 -c "import time; time.sleep(300)" "$@"\n')
+    slow.write_text('#!/bin/sh\n[ "$1" = config ] && exit 0\nexec /usr/bin/python3 -c "import time; time.sleep(300)" "$@"\n')
     slow.chmod(0o755)
     out = tmp_path / "orphan-check-out"
     spec = write_spec(tmp_path / "spec.yaml", f"base: {DEFAULT_CONFIG}\noutput: {out}\n"

@@ -4,10 +4,11 @@ import csv
 import json
 import os
 import shutil
+import subprocess
 
 import pytest
 
-from conftest import inproc, run_wormsim, script, seal
+from conftest import DEFAULT_CONFIG, inproc, run_wormsim, script, seal
 
 
 @pytest.fixture(scope="module")
@@ -151,9 +152,26 @@ def test_bad_inputs(tmp_path, base_run):
     assert proc.returncode == 2 and "no such file or folder" in proc.stderr
     (tmp_path / "x.csv").write_text("a,b\n1,2\n")
     proc = inproc("compare_traces.py", tmp_path / "x.csv", base_run)
+    assert proc.returncode == 2 and "not a wormsim messages.csv (its first line is not the header" in proc.stderr
+    (tmp_path / "y.csv").write_text("id,step\n1,2\n")
+    proc = inproc("compare_traces.py", tmp_path / "y.csv", base_run)
     assert proc.returncode == 2 and "missing column(s)" in proc.stderr
     proc = inproc("compare_traces.py", base_run, base_run, "--tolerance", "-1")
     assert proc.returncode == 2
     os.makedirs(tmp_path / "empty")
     proc = inproc("compare_traces.py", tmp_path / "empty", base_run)
     assert proc.returncode == 2 and "no messages.csv" in proc.stderr
+
+
+def test_a_trace_or_other_output_file_is_explained(tmp_path, wormsim):
+    run = tmp_path / "traced"
+    proc = subprocess.run([wormsim, "run", DEFAULT_CONFIG, "--out", str(run), "--quiet", "--trace", "perfetto"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    here = f"expected a wormsim run output folder or its messages.csv; the run folder here is {run}"
+    for name, what in (("trace.json", "a Perfetto trace (trace-event JSON from `wormsim run --trace perfetto`), "
+                                      "for ui.perfetto.dev"),
+                       ("summary.json", "a run's summary.json"), ("links.csv", "a links.csv")):
+        proc = script("compare_traces.py", run / name, run)
+        assert proc.returncode == 2
+        assert proc.stderr == f"error: {run / name}: {what}; {here}\n", proc.stderr

@@ -24,10 +24,12 @@ N_POINTS = 10
 
 
 def counting_wrapper(tmp_path, wormsim, delay):
-    """A stand-in for wormsim that logs each run's --out folder, sleeps, then runs the real binary."""
+    """A stand-in for wormsim that logs each run's --out folder, sleeps, then runs the real binary
+    (the sweep's `config check` goes straight to it)."""
     log = tmp_path / "runs.log"
     w = tmp_path / "wormsim-counting"
     w.write_text(f"""#!/bin/sh
+[ "$1" = config ] && exec "{wormsim}" "$@"
 out=""
 prev=""
 for a in "$@"; do

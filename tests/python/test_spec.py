@@ -103,7 +103,7 @@ exclude:
     (BASE + "grid:\n  network.dims: [4, 4]\n  schedule.flits: 8\n", "grid.schedule.flits",
      "expected a non-empty list of values, got a number (8)"),
     (BASE + "grid:\n  netwrk.dims: [[4, 4]]\n", "grid.netwrk.dims", 'unknown config section "netwrk"'),
-    (BASE + "grid:\n  network: [1]\n", "grid.network", "set keys inside a section"),
+    (BASE + "grid:\n  output: [{}]\n", "grid.output", "chooses each point's output folder itself"),
     (BASE + "grid:\n  output.dir: [a, b]\n", "grid.output.dir", "chooses each point's output folder"),
     (BASE + "zip:\n  schedule.flits: [1, 2]\n  schedule.mode: [barrier]\n", "zip.schedule.mode",
      "has 1 values but schedule.flits has 2: zipped lists must have the same length"),

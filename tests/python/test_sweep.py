@@ -17,7 +17,7 @@ def table_without_host(folder):
 
 def test_embedded_sweep_table(small_sweep):
     spec, out, proc = small_sweep
-    # 4 points of the "bad" variant fail: exit 3, the others are fine
+    # 4 points of the "bad" variant are invalid: not run, error rows, exit 3; the others are fine
     assert proc.returncode == 3, proc.stderr
     rows = read_csv_rows(os.path.join(out, "results.csv"))
     assert len(rows) == 12
@@ -40,9 +40,11 @@ def test_embedded_sweep_table(small_sweep):
         assert s["config"]["network"]["dims"] == json.loads(r["network.dims"])
         assert s["config"]["schedule"]["algorithm"] == r["schedule.algorithm"]
     for r in bad:
-        assert r["status"] == "error" and r["exit_code"] == "1"
-        assert r["error"].startswith("exit 1: ") and 'unknown algorithm "no-such-algorithm"' in r["error"]
+        assert r["status"] == "error" and r["exit_code"] == ""
+        assert r["error"].startswith("invalid config (wormsim config check): ")
+        assert 'unknown algorithm "no-such-algorithm"' in r["error"]
         assert r["metrics.completion_cycles"] == ""
+        assert not os.path.exists(os.path.join(out, r["dir"]))
     # rows in spec order: variants outermost, flits fastest
     assert [r["schedule.flits"] for r in rows[:4]] == ["4", "16", "4", "16"]
     assert [r["tag.variant"] for r in rows[::4]] == ["eye", "binomial", "bad"]
@@ -58,16 +60,17 @@ def test_rerun_of_a_complete_sweep_runs_only_the_failed_points(small_sweep, worm
     before = table_without_host(out)
     mtimes = {p: os.path.getmtime(os.path.join(out, "points", p, "summary.json"))
               for p in before["point"] if os.path.exists(os.path.join(out, "points", p, "summary.json"))}
-    proc = script("sweep.py", spec, "--workers", "1", "--wormsim", wormsim, "--no-progress")
+    proc = script("sweep.py", spec, "--workers", "1", "--wormsim", wormsim, "--no-progress", "--skip-invalid")
     assert proc.returncode == 3
-    assert "12 points, 8 complete, 4 to run" in proc.stderr
+    assert "12 points, 8 complete, 4 invalid, 0 to run" in proc.stderr
     after = table_without_host(out)
     pd.testing.assert_frame_equal(before, after)
     for p, t in mtimes.items():
         assert os.path.getmtime(os.path.join(out, "points", p, "summary.json")) == t
     # --rerun runs everything again, with the same results
-    proc = script("sweep.py", spec, "--workers", "2", "--wormsim", wormsim, "--no-progress", "--rerun")
-    assert proc.returncode == 3 and "12 points, 0 complete, 12 to run" in proc.stderr
+    proc = script("sweep.py", spec, "--workers", "2", "--wormsim", wormsim, "--no-progress", "--rerun",
+                  "--skip-invalid")
+    assert proc.returncode == 3 and "12 points, 0 complete, 4 invalid, 8 to run" in proc.stderr
     pd.testing.assert_frame_equal(before, table_without_host(out))
     for p, t in mtimes.items():
         assert os.path.getmtime(os.path.join(out, "points", p, "summary.json")) > t
@@ -86,7 +89,8 @@ def dask_cluster(tmp_path):
 def test_external_cluster_gives_the_same_table(small_sweep, dask_cluster, wormsim, tmp_path):
     spec, out, _ = small_sweep
     out2 = tmp_path / "out_cluster"
-    proc = script("sweep.py", spec, "--out", out2, "--scheduler", dask_cluster, "--wormsim", wormsim)
+    proc = script("sweep.py", spec, "--out", out2, "--scheduler", dask_cluster, "--wormsim", wormsim,
+                  "--skip-invalid")
     assert proc.returncode == 3, proc.stderr
     a = table_without_host(out)
     b = table_without_host(out2)
@@ -108,7 +112,7 @@ def test_unreachable_scheduler_is_an_error(small_sweep, tmp_path):
         port = s.getsockname()[1]
     spec, _, _ = small_sweep
     proc = script("sweep.py", spec, "--out", tmp_path / "o", "--scheduler", f"tcp://127.0.0.1:{port}",
-                  "--connect-timeout", "2", timeout=120)
+                  "--connect-timeout", "2", "--skip-invalid", timeout=120)
     assert proc.returncode == 1, proc.stderr
     assert f"cannot start the sweep on the scheduler at tcp://127.0.0.1:{port}" in proc.stderr
 
