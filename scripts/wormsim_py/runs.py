@@ -130,7 +130,7 @@ def _check_messages_file(path):
         what = "a sweep results table"
     else:
         what = f"not a wormsim messages.csv (its first line is not the header id,step,...: {first[:60]!r})"
-    folder = os.path.dirname(os.path.abspath(path))
+    folder = os.path.dirname(path) or "."  # as the user named it
     hint = f"; the run folder here is {folder}" if os.path.exists(os.path.join(folder, "summary.json")) else ""
     raise RunError(f"{path}: {what}; expected a wormsim run output folder or its messages.csv{hint}")
 

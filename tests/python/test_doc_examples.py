@@ -6,7 +6,9 @@ A fenced block in README.md or docs/**/*.md that follows a marker line
 
 is checked: `wormsim ARGS` runs in a fresh folder, where ARGS may use {repo}
 for the repository's path and {out} for an output folder, and WHAT says what
-the block shows:
+the block shows. ARGS starting with `scripts/NAME` run that script of the
+repository with Debian's python3 instead; `A && B` runs A first (it must
+succeed) and checks B:
 
   stdout / stderr   the stream, line by line; a line "..." stands for any lines
                     and a "..." inside a line for any text
@@ -104,6 +106,13 @@ def _json_subset(expected, actual, path="$"):
     return [] if expected == actual else [f"{path}: documented {expected!r}, got {actual!r}"]
 
 
+def _argv(command, wormsim, out):
+    argv = [a.replace("{out}", out).replace("{repo}", REPO) for a in shlex.split(command)]
+    if argv and argv[0].startswith("scripts/"):
+        return ["/usr/bin/python3", os.path.join(REPO, argv[0]), *argv[1:]]
+    return [wormsim, *argv]
+
+
 def _csv_rows(text):
     return list(csv.reader(io.StringIO(text)))
 
@@ -112,8 +121,14 @@ def _csv_rows(text):
 def test_documented_example(args, what, block, wormsim, tmp_path):
     assert block is not None, "marker without a fenced block after it"
     out = str(tmp_path / "out" / "default")
-    argv = [a.replace("{out}", out).replace("{repo}", REPO) for a in shlex.split(args)]
-    proc = subprocess.run([wormsim, *argv], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    env = dict(os.environ, WORMSIM_BIN=wormsim)
+    *setup, checked = args.split(" && ")
+    for command in setup:
+        done = subprocess.run(_argv(command, wormsim, out), cwd=tmp_path, capture_output=True, text=True,
+                              timeout=300, env=env)
+        assert done.returncode == 0, f"{command}: exit {done.returncode}\n{done.stderr}"
+    proc = subprocess.run(_argv(checked, wormsim, out), cwd=tmp_path, capture_output=True, text=True, timeout=300,
+                          env=env)
     checks = [c.strip() for c in what.split(",")]
     for check in checks:
         kind, _, arg = check.partition(" ")
