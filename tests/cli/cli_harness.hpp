@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -49,6 +50,34 @@ inline fs::path bad_inputs_dir() { return source_dir() / "tests" / "bad_inputs";
 inline fs::path default_config() { return source_dir() / "configs" / "default.yaml"; }
 inline fs::path default_schedule() { return source_dir() / "configs" / "schedules" / "mesh4x4_eye_from_1_1.json"; }
 
+// Address-space limit (RLIMIT_AS, bytes) run_wormsim puts on the binary; 0: none.
+// Set it for a scope with ScopedMemoryLimit.
+inline rlim_t& child_address_space_limit() {
+  static rlim_t limit = 0;
+  return limit;
+}
+
+struct ScopedMemoryLimit {
+  explicit ScopedMemoryLimit(rlim_t bytes) { child_address_space_limit() = bytes; }
+  ~ScopedMemoryLimit() { child_address_space_limit() = 0; }
+  ScopedMemoryLimit(const ScopedMemoryLimit&) = delete;
+  ScopedMemoryLimit& operator=(const ScopedMemoryLimit&) = delete;
+};
+
+// AddressSanitizer reserves terabytes of address space at start-up: a binary
+// built with it cannot run under an address-space limit at all.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kAddressSanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kAddressSanitizer = true;
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+
 // Runs WORMSIM_BIN with `args` in `cwd`. Kills the process group after `timeout_s`.
 // With interrupt_after_ms >= 0, sends SIGINT to the process that long after it started.
 inline Result run_wormsim(const std::vector<std::string>& args, const fs::path& cwd, int timeout_s = 60,
@@ -69,6 +98,10 @@ inline Result run_wormsim(const std::vector<std::string>& args, const fs::path& 
     const int devnull = ::open("/dev/null", O_RDONLY);
     if (devnull >= 0) ::dup2(devnull, STDIN_FILENO);
     if (::chdir(cwd.c_str()) != 0) ::_exit(126);
+    if (const rlim_t limit = child_address_space_limit()) {
+      const rlimit as{limit, limit};
+      if (::setrlimit(RLIMIT_AS, &as) != 0) ::_exit(125);
+    }
     std::vector<std::string> argv_s{WORMSIM_BIN};
     argv_s.insert(argv_s.end(), args.begin(), args.end());
     std::vector<char*> argv;
