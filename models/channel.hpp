@@ -48,6 +48,8 @@ class FlitQueue {
   // True when the sender holds a credit at cycle `now`: a free slot it has seen
   // freed. The sender reads only this object, not the slots.
   bool has_credit(uint64_t now) const { return credit_at_ <= now; }
+  // The cycle from which the sender holds a credit; kNoCredit while the buffer is full.
+  uint64_t credit_time() const { return credit_at_; }
   // Puts a flit in the tail slot; the sender must hold a credit (has_credit).
   void push(const Flit& f) {
     buf_[tail_] = f;

@@ -11,6 +11,11 @@ namespace wormsim {
 
 namespace {
 volatile std::sig_atomic_t g_stop_requested = 0;
+// With the watchdog off, a network where no flit has moved for this many cycles
+// is checked for pending events (a scan of every buffer), then again after
+// twice as long each time: a stuck network is found in time proportional to how
+// long it has been stuck, and a slow pipeline (long delays) is scanned rarely.
+constexpr uint64_t kFirstFreezeCheck = 64;
 }
 
 void Network::request_stop() { g_stop_requested = 1; }
@@ -23,6 +28,7 @@ std::string to_string(RunStatus s) {
     case RunStatus::CycleLimit: return "cycle_limit";
     case RunStatus::Interrupted: return "interrupted";
     case RunStatus::Stalled: return "stalled";
+    case RunStatus::NoProgress: return "no_progress";
   }
   return "?";
 }
@@ -204,16 +210,29 @@ void Network::tick() {
   check_invariants(now);
 #endif
   // Frozen express worms move flits every cycle; their counts come when they thaw.
-  if (ctx_.flits_moved != moved_at_last_check_ || express_.any_frozen()) {
+  const bool moved = ctx_.flits_moved != moved_at_last_check_ || express_.any_frozen();
+  if (moved) {
     moved_at_last_check_ = ctx_.flits_moved;
     last_progress_ = now;
+    next_freeze_check_ = now + kFirstFreezeCheck;
   }
   const bool in_flight = ctx_.flits_injected != ctx_.flits_ejected;
-  if (in_flight && params_.watchdog_cycles && now - last_progress_ >= params_.watchdog_cycles) {
-    express_.sync(now);
-    find_wait_cycle(now);
-    status_ = RunStatus::Deadlock;
-    return;
+  if (in_flight && params_.watchdog_cycles && now >= last_progress_ + params_.watchdog_cycles) {
+    // Waiting out a long router or link delay is not a lack of progress: the
+    // watchdog counts from the next cycle at which something falls due.
+    const uint64_t event = next_timed_event(now);
+    if (event == kNever) {
+      stop_stuck(now);
+      return;
+    }
+    last_progress_ = event;
+  }
+  if (in_flight && !params_.watchdog_cycles && !moved && now >= next_freeze_check_) {
+    if (next_timed_event(now) == kNever) {
+      skip_frozen(now);
+      return;
+    }
+    next_freeze_check_ = now + (now - last_progress_);
   }
   uint64_t next = active_count_ == 0 && express_.empty() ? next_interface_wake() : now + 1;
   bool finished = true;
@@ -235,9 +254,49 @@ void Network::tick() {
   next_trigger(sc_core::sc_time(static_cast<double>(next - now), sc_core::SC_NS));
 }
 
+// Nothing moved in cycle `now` (no flit, so no credit was freed either). If
+// nothing falls due later either (no flit becomes ready, no credit is seen, no
+// startup ends, no traffic source has an arrival), every later cycle repeats
+// this one: the routers retry the same requests and fail the same way.
+uint64_t Network::next_timed_event(uint64_t now) const {
+  uint64_t next = kNever;
+  for (size_t i = 0; i < routers_.size(); ++i) next = std::min(next, routers_[i]->next_timed_event(now));
+  for (size_t w = 0; w < active_ni_bits_.size(); ++w)
+    for (uint64_t bits = active_ni_bits_[w]; bits; bits &= bits - 1)
+      next = std::min(next, nis_[w * 64 + static_cast<size_t>(__builtin_ctzll(bits))]->next_startup_end(now));
+  for (const TrafficSource* src : sources_) next = std::min(next, std::max(now + 1, src->next_event()));
+  return next;
+}
+
+// Nothing can move again: "deadlock" if the blocked worms wait for each other
+// in a cycle, "no_progress" if not (then every blocked head is listed).
+void Network::stop_stuck(uint64_t now) {
+  express_.sync(now);
+  status_ = find_wait_cycle(now) ? RunStatus::Deadlock : RunStatus::NoProgress;
+}
+
+// Watchdog off and nothing can move again: the run would step to max_cycles,
+// each cycle charging every waiting head one stall cycle. It jumps there
+// instead, with the same outputs (only metrics.simulated_cycles, the cycles
+// actually stepped, is smaller). Without a cycle limit it stops as the watchdog would.
+void Network::skip_frozen(uint64_t now) {
+  if (!params_.max_cycles) {
+    stop_stuck(now);
+    return;
+  }
+  const uint64_t skipped = now + 1 < params_.max_cycles ? params_.max_cycles - 1 - now : 0;
+  walk_bits(active_bits_, [](size_t) {}, [this, now, skipped](size_t i) {
+    routers_[i]->charge_frozen_stalls(now, skipped);
+    return true;
+  });
+  express_.sync(now);
+  status_ = RunStatus::CycleLimit;
+  cycle_ = params_.max_cycles;
+}
+
 // Follows "waits for" edges between blocked heads until one repeats: that loop
-// is the deadlock. Falls back to listing every blocked head.
-void Network::find_wait_cycle(uint64_t now) {
+// is the deadlock (returns true). Without one, lists every blocked head.
+bool Network::find_wait_cycle(uint64_t now) {
   std::unordered_map<uint32_t, WaitEdge> waits;
   std::vector<uint32_t> order;
   for (size_t i = 0; i < routers_.size(); ++i)
@@ -259,10 +318,11 @@ void Network::find_wait_cycle(uint64_t now) {
     }
     if (pos.count(cur)) {
       for (size_t i = pos[cur]; i < path.size(); ++i) deadlock_.push_back(waits[path[i]]);
-      return;
+      return true;
     }
   }
   for (uint32_t m : order) deadlock_.push_back(waits[m]);
+  return false;
 }
 
 void Network::trace_signals(sc_core::sc_trace_file* tf) {

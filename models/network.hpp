@@ -27,15 +27,17 @@ struct NetworkParams {
   int buffer_flits = 4;
   PortModel ports;
   Timing timing;
-  uint64_t max_cycles = 0;        // 0: no limit
-  uint64_t watchdog_cycles = 0;   // 0: no deadlock watchdog
+  uint64_t max_cycles = 0;        // 0: no limit (a network in which nothing can move again then stops as the watchdog would)
+  uint64_t watchdog_cycles = 0;   // 0: no deadlock watchdog (a network in which nothing can move again skips to max_cycles)
   bool fast_paths = true;         // false: no router takes its streaming shortcut (Router::stream_one_port)
 };
 
-enum class RunStatus { Running, Completed, Deadlock, CycleLimit, Interrupted, Stalled };
+// Deadlock: the watchdog stopped the run and found a cycle of worms each waiting
+// for the next; NoProgress: the watchdog stopped it and found no such cycle.
+enum class RunStatus { Running, Completed, Deadlock, CycleLimit, Interrupted, Stalled, NoProgress };
 std::string to_string(RunStatus s);
 
-// One hop of a wait-for cycle found by the watchdog.
+// One hop of a wait-for cycle found by the watchdog (or one blocked head, when there is no cycle).
 struct WaitEdge {
   int node, in_port, vc;
   uint32_t msg, blocker;
@@ -70,6 +72,7 @@ class Network : public sc_core::sc_module {
   uint64_t cycle() const { return cycle_; }
   uint64_t cycles_simulated() const { return cycles_stepped_; }
   const ExpressWorms& express_worms() const { return express_; }
+  // After Deadlock: the cycle of waiting worms. After NoProgress: every blocked head.
   const std::vector<WaitEdge>& deadlock_cycle() const { return deadlock_; }
   // True when no buffer holds more than its capacity and flit counts add up.
   bool buffers_consistent() const;
@@ -84,7 +87,10 @@ class Network : public sc_core::sc_module {
   void step_express_routers(uint64_t now);
   void step_express_interfaces(uint64_t now);
   void wake_interface(NetworkInterface* ni, uint64_t when);
-  void find_wait_cycle(uint64_t now);
+  bool find_wait_cycle(uint64_t now);
+  uint64_t next_timed_event(uint64_t now) const;
+  void stop_stuck(uint64_t now);
+  void skip_frozen(uint64_t now);
   uint64_t next_interface_wake() const;
   void check_invariants(uint64_t now) const;
   void update_traced_buffers();
@@ -107,6 +113,7 @@ class Network : public sc_core::sc_module {
   uint64_t cycles_stepped_ = 0;
   uint64_t last_progress_ = 0;
   uint64_t moved_at_last_check_ = 0;
+  uint64_t next_freeze_check_ = 0;  // watchdog off: when next to look whether nothing can ever move again
   bool started_ = false;
   std::vector<WaitEdge> deadlock_;
 };

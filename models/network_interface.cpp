@@ -53,6 +53,15 @@ bool NetworkInterface::can_start(uint32_t msg) const {
   return idle > queue_.size();
 }
 
+uint64_t NetworkInterface::next_startup_end(uint64_t now) const {
+  uint64_t next = kNever;
+  for (uint32_t msg : queue_) {
+    const uint64_t t = ctx_->msgs[msg].release + ctx_->timing.startup;
+    if (t > now) next = std::min(next, t);
+  }
+  return next;
+}
+
 void NetworkInterface::start_waiting(uint64_t now) {
   // Nothing can start while every channel is busy (a saturated node's queue can be long).
   bool idle = false;

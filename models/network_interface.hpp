@@ -31,6 +31,9 @@ class NetworkInterface : public sc_core::sc_module {
   // Starts waiting messages and injects one flit per busy channel. Returns the
   // next cycle at which it has work (kNever when idle).
   uint64_t step(uint64_t now);
+  // The earliest cycle after `now` at which a waiting message's startup time is
+  // over; kNever if none.
+  uint64_t next_startup_end(uint64_t now) const;
   // True when a message could start on a channel right now (eager release rule).
   bool can_start(uint32_t msg) const;
 

@@ -423,6 +423,32 @@ void Router::charge_stall(int in_vc, uint64_t now) {
   ctx_->charge_stall(f.msg, blocker, 1);
 }
 
+uint64_t Router::next_timed_event(uint64_t now) const {
+  uint64_t next = kNever;  // == FlitQueue::kNoCredit: an empty front or a full buffer falls due never
+  for (int i = 0; i < n_in_vc_; ++i) {
+    const FlitQueue& q = in_[i].q;
+    if (q.front_ready() > now) next = std::min(next, q.front_ready());
+    if (q.credit_time() > now) next = std::min(next, q.credit_time());
+  }
+  return next;
+}
+
+// In a frozen network every ready head is blocked by the same worm in every
+// cycle: the holder of the output it wants, or (holding it, without a credit)
+// the worm whose flits fill the buffer downstream. A head that holds its output
+// and has a credit would have moved.
+void Router::charge_frozen_stalls(uint64_t now, uint64_t cycles) {
+  for (uint64_t ports = head_ports_; ports; ports &= ports - 1) {
+    const int ip = __builtin_ctzll(ports);
+    for (int i = ip * vcs_, end = i + vcs_of_port(ip); i < end; ++i) {
+      const InputVC& iv = in_[i];
+      if (iv.q.front_ready() > now || !iv.q.front().head) continue;
+      const uint32_t blocker = iv.out < 0 ? allocation_blocker(i, iv.q.front()) : out_[iv.out].previous;
+      ctx_->charge_stall(iv.q.front().msg, blocker, cycles);
+    }
+  }
+}
+
 std::vector<Router::Wait> Router::waiting_heads(uint64_t now) const {
   std::vector<Wait> w;
   for (int i = 0; i < n_in_vc_; ++i) {

@@ -87,6 +87,13 @@ class Router : public sc_core::sc_module {
   // worm gives up its output, and the port is the router's again.
   void end_express(int in_vc, int ip, const Flit& tail, uint64_t now);
 
+  // The earliest cycle after `now` at which something in its buffers falls due
+  // (a front flit becomes ready, a credit is seen upstream); kNever if none.
+  uint64_t next_timed_event(uint64_t now) const;
+  // Charges every ready head `cycles` stall cycles: what charge_stalls does in
+  // that many cycles of a network in which nothing moves and nothing falls due.
+  void charge_frozen_stalls(uint64_t now, uint64_t cycles);
+
   // For the watchdog's report: the worm each waiting head is blocked by.
   struct Wait {
     int in_port, vc;

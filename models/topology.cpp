@@ -58,6 +58,25 @@ long long Topology::validate(const TopologySpec& spec) {
   return n;
 }
 
+long long Topology::links_of(const TopologySpec& spec) {
+  const long long n = validate(spec);
+  if (spec.kind == TopologyKind::Hypercube) return n * spec.dims[0];
+  long long links = 0;
+  for (int k : spec.dims) {
+    if (k == 1) continue;
+    // A torus has both directions at every node; a mesh lacks one at each end of every line.
+    links += spec.kind == TopologyKind::Torus ? 2 * n : 2 * (n / k) * (k - 1);
+  }
+  return links;
+}
+
+double Topology::footprint_bytes(const TopologySpec& spec) {
+  const double nodes = static_cast<double>(validate(spec));
+  const double links = static_cast<double>(links_of(spec));
+  // neighbor_ and link_of_ per node and port; link_src_, link_dst_, link_port_ and a bit of link_wrap_ per link.
+  return nodes * ports_of(spec) * 2.0 * sizeof(int) + links * (3.0 * sizeof(int) + 1.0 / 8);
+}
+
 Topology::Topology(TopologySpec spec) : spec_(std::move(spec)) {
   num_nodes_ = static_cast<int>(validate(spec_));
   radix_ = spec_.kind == TopologyKind::Hypercube ? std::vector<int>(spec_.dims[0], 2) : spec_.dims;
@@ -70,7 +89,11 @@ Topology::Topology(TopologySpec spec) : spec_(std::move(spec)) {
   num_ports_ = cube ? num_dims() : 2 * num_dims();
   neighbor_.assign(static_cast<size_t>(num_nodes_) * num_ports_, -1);
   link_of_.assign(neighbor_.size(), -1);
-  for (int v = 0; v < num_nodes_; ++v) boost::add_vertex(graph_);  // in place: no graph copy
+  const auto links = static_cast<size_t>(links_of(spec_));
+  link_src_.reserve(links);
+  link_dst_.reserve(links);
+  link_port_.reserve(links);
+  link_wrap_.reserve(links);
 
   for (int node = 0; node < num_nodes_; ++node) {
     for (int port = 0; port < num_ports_; ++port) {
@@ -98,15 +121,24 @@ Topology::Topology(TopologySpec spec) : spec_(std::move(spec)) {
       link_dst_.push_back(nb);
       link_port_.push_back(port);
       link_wrap_.push_back(wrap);
-      LinkProps props;
-      props.id = id;
-      props.port = port;
-      props.dim = dim;
-      props.dir = cube ? (c == 0 ? 1 : -1) : port_dir(port);
-      props.wrap = wrap;
-      boost::add_edge(node, nb, props, graph_);
     }
   }
+}
+
+const TopologyGraph& Topology::graph() const {
+  if (graph_) return *graph_;
+  graph_.emplace(static_cast<size_t>(num_nodes_));
+  for (int l = 0; l < num_links(); ++l) {
+    LinkProps props;
+    props.id = l;
+    props.port = link_port_[l];
+    props.dim = port_dim(props.port);
+    props.dir = spec_.kind == TopologyKind::Hypercube ? (coord(link_src_[l], props.dim) == 0 ? 1 : -1)
+                                                      : port_dir(props.port);
+    props.wrap = link_wrap_[l];
+    boost::add_edge(link_src_[l], link_dst_[l], props, *graph_);
+  }
+  return *graph_;
 }
 
 std::vector<int> Topology::coords(int node) const {
@@ -137,10 +169,10 @@ int Topology::distance(int a, int b) const {
 int Topology::link_between(int a, int b) const {
   if (!valid_node(a) || !valid_node(b)) return -1;
   int best = -1;
-  for (auto [it, end] = boost::out_edges(a, graph_); it != end; ++it) {
-    if (boost::target(*it, graph_) != static_cast<size_t>(b)) continue;
-    const LinkProps& p = graph_[*it];
-    if (best < 0 || p.dir > 0) best = p.id;
+  for (int port = 0; port < num_ports_; ++port) {
+    if (neighbor(a, port) != b) continue;
+    // Only a radix-2 torus joins a pair twice (its "+" and "-" ports): take the "+" one.
+    if (best < 0 || port_dir(port) > 0) best = link_id(a, port);
   }
   return best;
 }

@@ -6,12 +6,15 @@
 // Every router has the same set of link ports. Mesh/torus: port 2*d is the "+"
 // direction of dimension d and port 2*d+1 the "-" direction. Hypercube: port d
 // flips bit d. A port with no neighbour (mesh edge, radix 1) has no link.
-// Directed links are numbered 0..num_links()-1 and stored as the edges of a
-// Boost.Graph adjacency list, which also answers adjacency and distance queries.
+// Directed links are numbered 0..num_links()-1. Per-node tables (neighbour and
+// link per port) answer every query the simulator makes; the same links as a
+// Boost.Graph adjacency list (graph()) are built on first use, for graph
+// algorithms, so that a big network costs only its tables (docs/performance.md).
 #pragma once
 
 #include <boost/graph/adjacency_list.hpp>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -61,6 +64,10 @@ class Topology {
   static int ports_of(const TopologySpec& spec) {
     return spec.kind == TopologyKind::Hypercube ? spec.dims.at(0) : 2 * static_cast<int>(spec.dims.size());
   }
+  // Directed links of a valid spec, without building it.
+  static long long links_of(const TopologySpec& spec);
+  // Bytes a Topology of a valid spec holds (its tables; not the graph, built only on demand).
+  static double footprint_bytes(const TopologySpec& spec);
 
   const TopologySpec& spec() const { return spec_; }
   TopologyKind kind() const { return spec_.kind; }
@@ -99,13 +106,14 @@ class Topology {
   // Minimum number of hops between two nodes (closed form).
   int distance(int a, int b) const;
   // The link from a to b if they are adjacent (for a radix-2 torus, where two links
-  // join the same pair, the "+" link), else -1. Looked up in the Boost graph.
+  // join the same pair, the "+" link), else -1.
   int link_between(int a, int b) const;
 
   // "(x,y,z)" for meshes/tori, the d-bit binary label (bit d-1 first) for hypercubes.
   std::string node_name(int node) const;
 
-  const TopologyGraph& graph() const { return graph_; }
+  // The links as a Boost graph, built on the first call (out-edges in port order).
+  const TopologyGraph& graph() const;
 
  private:
   TopologySpec spec_;
@@ -117,7 +125,7 @@ class Topology {
   std::vector<int> link_of_;
   std::vector<int> link_src_, link_dst_, link_port_;
   std::vector<bool> link_wrap_;
-  TopologyGraph graph_;
+  mutable std::optional<TopologyGraph> graph_;
 };
 
 }  // namespace wormsim

@@ -29,8 +29,13 @@ struct StaticAnalysis {
   int64_t flit_hops = 0;      // sum over messages of flits x hops
   int lower_bound_steps = 0;  // ceil(log2 N) for a one-port broadcast, else 0
   std::vector<int64_t> step_tcd;              // per step
-  std::vector<ContentionPair> contention;     // static step contention (same-step shared links)
-  int64_t step_contention_pairs() const { return static_cast<int64_t>(contention.size()); }
+  // Static step contention: pairs of same-step messages that share a link. All
+  // are counted; the first kMaxListedContentionPairs (by step, first message,
+  // then along its route) are listed: a big step has millions of them.
+  static constexpr size_t kMaxListedContentionPairs = 1000;
+  std::vector<ContentionPair> contention;
+  int64_t contention_pairs = 0;
+  int64_t step_contention_pairs() const { return contention_pairs; }
 };
 
 // The route a message takes: its explicit route if it has one, else dimension order.

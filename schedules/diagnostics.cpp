@@ -2,18 +2,28 @@
 
 namespace wormsim {
 
+void Diagnostics::add(Diagnostic::Severity severity, std::string where, std::string what) {
+  const bool error = severity == Diagnostic::Severity::Error;
+  size_t& kept = error ? kept_errors_ : kept_warnings_;
+  ++(error ? errors_ : warnings_);
+  if (kept == kMaxKeptPerSeverity) return;
+  ++kept;
+  items_.push_back({severity, std::move(where), std::move(what)});
+}
+
 void Diagnostics::error(std::string where, std::string what) {
-  items_.push_back({Diagnostic::Severity::Error, std::move(where), std::move(what)});
-  ++errors_;
+  add(Diagnostic::Severity::Error, std::move(where), std::move(what));
 }
 
 void Diagnostics::warning(std::string where, std::string what) {
-  items_.push_back({Diagnostic::Severity::Warning, std::move(where), std::move(what)});
+  add(Diagnostic::Severity::Warning, std::move(where), std::move(what));
 }
 
 void Diagnostics::promote_warnings() {
   for (auto& d : items_) d.severity = Diagnostic::Severity::Error;
-  errors_ = static_cast<int>(items_.size());
+  errors_ += warnings_;
+  kept_errors_ += kept_warnings_;
+  warnings_ = kept_warnings_ = 0;
 }
 
 std::string Diagnostics::format(size_t limit) const {
@@ -27,9 +37,10 @@ std::string Diagnostics::format(size_t limit) const {
     out += d.what + "\n";
     ++shown;
   }
-  if (items_.size() > shown)
-    out += (file_.empty() ? std::string() : file_ + ": ") + "... and " +
-           std::to_string(items_.size() - shown) + " more problems\n";
+  const size_t total = errors_ + warnings_;
+  if (total > shown)
+    out += (file_.empty() ? std::string() : file_ + ": ") + "... and " + std::to_string(total - shown) +
+           " more problems\n";
   return out;
 }
 

@@ -804,18 +804,7 @@ void check_drawable(const Schedule& s, const Topology& topo, const SvgOptions& o
   if (s.topology != topo.spec())
     throw std::invalid_argument("the schedule is for " + s.topology.describe() + " but the topology given is " +
                                 topo.spec().describe());
-  const std::string what = topo.spec().describe();
-  if (topo.kind() == TopologyKind::Hypercube && topo.num_dims() > kSvgMaxHypercubeDim)
-    throw std::invalid_argument("cannot draw " + what + ": hypercube pictures stop at d=" +
-                                std::to_string(kSvgMaxHypercubeDim) + " (" +
-                                std::to_string(1 << kSvgMaxHypercubeDim) + " nodes); use `schedule check` for figures");
-  if (topo.kind() != TopologyKind::Hypercube && topo.num_dims() > 3)
-    throw std::invalid_argument("cannot draw " + what + ": pictures cover 1-D (line, ring), 2-D (grid) and 3-D "
-                                "(row of z-slices) meshes and tori, and hypercubes up to d=" +
-                                std::to_string(kSvgMaxHypercubeDim));
-  if (topo.num_nodes() > opt.max_nodes)
-    throw std::invalid_argument("cannot draw " + what + ": " + std::to_string(topo.num_nodes()) +
-                                " nodes is more than the picture limit of " + std::to_string(opt.max_nodes));
+  check_drawable_topology(topo.spec(), opt);
 }
 
 std::unique_ptr<Layout> make_layout(const Schedule& s, const Topology& topo, const SvgOptions& opt,
@@ -949,6 +938,23 @@ std::string svg_open(double width, double height, const Header& head) {
 }
 
 }  // namespace
+
+void check_drawable_topology(const TopologySpec& spec, const SvgOptions& opt) {
+  const std::string what = spec.describe();
+  const int dims = spec.kind == TopologyKind::Hypercube ? spec.dims.at(0) : static_cast<int>(spec.dims.size());
+  if (spec.kind == TopologyKind::Hypercube && dims > kSvgMaxHypercubeDim)
+    throw std::invalid_argument("cannot draw " + what + ": hypercube pictures stop at d=" +
+                                std::to_string(kSvgMaxHypercubeDim) + " (" +
+                                std::to_string(1 << kSvgMaxHypercubeDim) + " nodes); use `schedule check` for figures");
+  if (spec.kind != TopologyKind::Hypercube && dims > 3)
+    throw std::invalid_argument("cannot draw " + what + ": pictures cover 1-D (line, ring), 2-D (grid) and 3-D "
+                                "(row of z-slices) meshes and tori, and hypercubes up to d=" +
+                                std::to_string(kSvgMaxHypercubeDim));
+  const long long nodes = Topology::validate(spec);
+  if (nodes > opt.max_nodes)
+    throw std::invalid_argument("cannot draw " + what + ": " + std::to_string(nodes) +
+                                " nodes is more than the picture limit of " + std::to_string(opt.max_nodes));
+}
 
 std::string schedule_to_svg(const Schedule& s, const Topology& topo, const SvgOptions& opt) {
   check_options(opt);

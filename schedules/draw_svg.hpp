@@ -38,4 +38,8 @@ struct SvgOptions {
 // does not join src to dst through neighbours).
 std::string schedule_to_svg(const Schedule& s, const Topology& topo, const SvgOptions& opt = {});
 
+// The topology checks of schedule_to_svg alone, on the spec (nothing built):
+// throws std::invalid_argument for shapes and sizes that cannot be drawn.
+void check_drawable_topology(const TopologySpec& spec, const SvgOptions& opt = {});
+
 }  // namespace wormsim

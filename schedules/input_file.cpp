@@ -5,7 +5,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
-#include <sstream>
+#include <iterator>
 
 namespace wormsim {
 
@@ -29,10 +29,12 @@ std::string read_input_file(const std::string& path) {
   if (!S_ISREG(st.st_mode)) throw InputFileError(std::string("not a regular file (") + kind_of(st.st_mode) + ")");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputFileError(std::strerror(errno));
-  std::ostringstream buf;
-  buf << in.rdbuf();
+  // Not `stream << rdbuf()`: it swallows a failed allocation and leaves the text
+  // cut short, which would then be reported as invalid input instead of out of memory.
+  std::string text;
+  text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   if (in.bad()) throw InputFileError(std::string("read failed: ") + std::strerror(errno));
-  return buf.str();
+  return text;
 }
 
 }  // namespace wormsim

@@ -4,6 +4,7 @@
 
 #include <climits>
 #include <fstream>
+#include <iterator>
 #include <memory>
 #include <set>
 #include <sstream>
@@ -59,25 +60,41 @@ bool node_ref_from_json(const json& j, NodeRef& ref, std::string& why) {
   return false;
 }
 
+// Messages the document lists (before any is read), for the memory check.
+size_t count_messages(const json& root) {
+  const auto it = root.find("steps");
+  if (it == root.end() || !it->is_array()) return 0;
+  size_t n = 0;
+  for (const json& step : *it) n += step.is_array() ? step.size() : 0;
+  return n;
+}
+
 struct Parser {
   Schedule& s;
   Diagnostics& diag;
-  std::unique_ptr<Topology> topo;
+  const ScheduleMemoryCheck& memory;
+  size_t text_bytes;
+  std::unique_ptr<Topology> topo;  // built on first use: a file that names no node needs none
+
+  const Topology& net() {
+    if (!topo) topo = std::make_unique<Topology>(s.topology);
+    return *topo;
+  }
   std::unordered_map<std::string, int> packet_index;
 
   int node(const json& j, const std::string& where) {
     NodeRef ref;
     std::string why;
     if (j.is_number_unsigned() && j.get<unsigned long long>() > static_cast<unsigned long long>(LLONG_MAX)) {
-      diag.error(where, "node id " + j.dump() + " is out of range 0.." + std::to_string(topo->num_nodes() - 1) +
-                            " for " + topo->spec().describe());
+      diag.error(where, "node id " + j.dump() + " is out of range 0.." + std::to_string(net().num_nodes() - 1) +
+                            " for " + s.topology.describe());
       return -1;
     }
     if (!node_ref_from_json(j, ref, why)) {
       diag.error(where, why);
       return -1;
     }
-    int n = resolve_node(*topo, ref, &why);
+    int n = resolve_node(net(), ref, &why);
     if (n < 0) diag.error(where, why);
     return n;
   }
@@ -112,11 +129,12 @@ struct Parser {
       s.topology.dims.push_back(d.get<int>());
     }
     try {
-      topo = std::make_unique<Topology>(s.topology);
+      Topology::validate(s.topology);
     } catch (const std::exception& e) {
       diag.error("field \"topology\"", e.what());
       return false;
     }
+    memory(&s.topology, count_messages(root), text_bytes, diag.file());
     return true;
   }
 
@@ -191,16 +209,16 @@ struct Parser {
   void check_route(const ScheduledMessage& msg, size_t step, size_t idx) {
     const std::string where = message_location(step, idx, "route");
     if (msg.route.front() != msg.src) {
-      diag.error(where, "must start at src " + topo->node_name(msg.src) + ", starts at " + topo->node_name(msg.route.front()));
+      diag.error(where, "must start at src " + net().node_name(msg.src) + ", starts at " + net().node_name(msg.route.front()));
       return;
     }
     if (msg.route.back() != msg.dst) {
-      diag.error(where, "must end at dst " + topo->node_name(msg.dst) + ", ends at " + topo->node_name(msg.route.back()));
+      diag.error(where, "must end at dst " + net().node_name(msg.dst) + ", ends at " + net().node_name(msg.route.back()));
       return;
     }
     Route r;
     std::string why;
-    if (!route_from_nodes(*topo, msg.route, r, &why)) diag.error(where, why);
+    if (!route_from_nodes(net(), msg.route, r, &why)) diag.error(where, why);
   }
 
   void parse(const json& root) {
@@ -279,6 +297,50 @@ struct Parser {
   }
 };
 
+// nlohmann keeps the last of repeated keys; a repeated key is almost always a
+// mistake. Found in a second, SAX pass over valid text: the DOM parser's
+// callback form rescans a whole array at the end of each of its objects, which
+// is quadratic in the messages of a step.
+class RepeatedKeyFinder : public nlohmann::json_sax<json> {
+ public:
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t&) override { return true; }
+  bool string(string_t&) override { return true; }
+  bool binary(binary_t&) override { return true; }
+  bool start_object(std::size_t) override {
+    keys_.emplace_back();
+    return true;
+  }
+  bool key(string_t& k) override {
+    if (!keys_.back().insert(k).second) {
+      repeated_ = k;
+      return false;  // the first one is all we report
+    }
+    return true;
+  }
+  bool end_object() override {
+    keys_.pop_back();
+    return true;
+  }
+  bool start_array(std::size_t) override { return true; }
+  bool end_array() override { return true; }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+  const std::string& repeated() const { return repeated_; }
+
+ private:
+  std::vector<std::set<std::string>> keys_;
+  std::string repeated_;
+};
+
+std::string first_repeated_key(const std::string& text) {
+  RepeatedKeyFinder finder;
+  json::sax_parse(text, &finder);
+  return finder.repeated();
+}
+
 nlohmann::ordered_json node_json(const Topology& topo, int node) {
   if (topo.kind() == TopologyKind::Hypercube) return node;
   return topo.coords(node);
@@ -286,37 +348,30 @@ nlohmann::ordered_json node_json(const Topology& topo, int node) {
 
 }  // namespace
 
-bool parse_schedule_json(const std::string& text, Schedule& out, Diagnostics& diag) {
+bool parse_schedule_json(const std::string& text, Schedule& out, Diagnostics& diag, const ScheduleMemoryCheck& memory) {
+  static const ScheduleMemoryCheck load_check = schedule_memory_check(ScheduleCommand::Load);
   out = Schedule{};
   json root;
-  // nlohmann keeps the last of repeated keys; a repeated key is almost always a mistake.
-  std::vector<std::set<std::string>> keys;
-  std::string repeated;
-  const json::parser_callback_t check_keys = [&](int, json::parse_event_t event, json& parsed) {
-    if (event == json::parse_event_t::object_start) keys.emplace_back();
-    else if (event == json::parse_event_t::object_end && !keys.empty()) keys.pop_back();
-    else if (event == json::parse_event_t::key && !keys.empty() && !keys.back().insert(parsed.get<std::string>()).second &&
-             repeated.empty())
-      repeated = parsed.get<std::string>();
-    return true;
-  };
+  const ScheduleMemoryCheck& check = memory ? memory : load_check;
+  check(nullptr, 0, text.size(), diag.file());
   try {
-    root = json::parse(text, check_keys);
+    root = json::parse(text);
   } catch (const json::exception& e) {  // parse_error, and out_of_range for a number too big for a double (1e999)
     diag.error("", std::string("not valid JSON: ") + e.what());
     return false;
   }
+  const std::string repeated = first_repeated_key(text);
   if (!repeated.empty()) {
     diag.error("field \"" + repeated + "\"", "given twice in one object");
     return false;
   }
-  const int before = diag.errors();
-  Parser p{out, diag, nullptr, {}};
+  const long long before = diag.errors();
+  Parser p{out, diag, check, text.size(), nullptr, {}};
   p.parse(root);
   return diag.errors() == before;
 }
 
-bool load_schedule_file(const std::string& path, Schedule& out, Diagnostics& diag) {
+bool load_schedule_file(const std::string& path, Schedule& out, Diagnostics& diag, const ScheduleMemoryCheck& memory) {
   std::string text;
   try {
     text = read_input_file(path);
@@ -324,7 +379,7 @@ bool load_schedule_file(const std::string& path, Schedule& out, Diagnostics& dia
     diag.error("", std::string("cannot open schedule file: ") + e.what());
     return false;
   }
-  return parse_schedule_json(text, out, diag);
+  return parse_schedule_json(text, out, diag, memory);
 }
 
 std::string schedule_to_json(const Schedule& s) {

@@ -110,7 +110,15 @@ void validate_schedule(const Schedule& s, const TopologySpec& network, const Por
                                          network.describe());
     return;
   }
-  const Topology topo(network);
+  validate_schedule(s, Topology(network), ports, diag);
+}
+
+void validate_schedule(const Schedule& s, const Topology& topo, const PortModel& ports, Diagnostics& diag) {
+  if (s.topology != topo.spec()) {
+    diag.error("field \"topology\"", "schedule is for " + s.topology.describe() + " but the network is " +
+                                         topo.spec().describe());
+    return;
+  }
   check_basic(s, topo, diag);
   check_packets(s, topo, diag);
   check_broadcast(s, topo, diag);

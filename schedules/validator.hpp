@@ -15,5 +15,8 @@ namespace wormsim {
 // `network` is the topology the run uses; a schedule written for another one is an error.
 void validate_schedule(const Schedule& schedule, const TopologySpec& network, const PortModel& ports,
                        Diagnostics& diag);
+// The same on a topology already built for the schedule (`network.spec()` is
+// the network the run uses).
+void validate_schedule(const Schedule& schedule, const Topology& network, const PortModel& ports, Diagnostics& diag);
 
 }  // namespace wormsim

@@ -8,6 +8,9 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 seconds="${1:-60}"
+# A saved input must replay in well under a second even with the sanitizers;
+# one that takes longer is a regression (libFuzzer reports it as a timeout).
+replay_timeout=2
 build="${WORMSIM_FUZZ_DIR:-$root/build-fuzz}"
 "$root/scripts/setup.sh"
 if [ ! -f "$build/build.ninja" ]; then
@@ -22,8 +25,8 @@ run_target() {
   local target="$1"; shift
   local corpus="$build/corpus/$target" regressions="$root/tests/fuzz/regressions/$target"
   mkdir -p "$corpus"
-  echo "fuzz: $target: replaying regression inputs" >&2
-  "$build/$target" -runs=0 "$regressions" >&2
+  echo "fuzz: $target: replaying regression inputs (each within ${replay_timeout}s)" >&2
+  "$build/$target" -runs=0 -timeout="$replay_timeout" -rss_limit_mb=2048 "$regressions" >&2
   echo "fuzz: $target: fuzzing for ${seconds}s" >&2
   "$build/$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
     -artifact_prefix="$build/crashes/$target-" "$corpus" "$@" >&2

@@ -12,6 +12,7 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include "models/memory_guard.hpp"
 #include "sim/did_you_mean.hpp"
 #include "sim/run.hpp"
 #include "sim/schedule_commands.hpp"
@@ -183,17 +184,22 @@ int dispatch(int argc, char** argv) {
     return code == 0 ? kExitOk : kExitUsage;
   }
   setup_logging(log_level);
-  if (app.got_subcommand("run")) return run_command(run);
-  if (config_check_cmd->parsed()) return config_check_command(cfg_check);
-  if (app.got_subcommand("algorithms")) {
-    std::cout << algorithm_list();
-    return kExitOk;
-  }
-  if (check_cmd->parsed()) return schedule_check(chk);
-  if (gen_cmd->parsed()) return schedule_generate(gen);
-  if (draw_cmd->parsed()) return schedule_draw(draw);
-  if (survey_cmd->parsed()) return schedule_survey(survey, survey_sources, survey_json);
-  return kExitUsage;
+  // Memory refusals and allocation failures are input errors, whichever command hits them.
+  return run_guarded(
+      [&]() -> int {
+        if (app.got_subcommand("run")) return run_command(run);
+        if (config_check_cmd->parsed()) return config_check_command(cfg_check);
+        if (app.got_subcommand("algorithms")) {
+          std::cout << algorithm_list();
+          return kExitOk;
+        }
+        if (check_cmd->parsed()) return schedule_check(chk);
+        if (gen_cmd->parsed()) return schedule_generate(gen);
+        if (draw_cmd->parsed()) return schedule_draw(draw);
+        if (survey_cmd->parsed()) return schedule_survey(survey, survey_sources, survey_json);
+        return kExitUsage;
+      },
+      kExitInputError);
 }
 
 }  // namespace

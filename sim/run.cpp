@@ -25,6 +25,7 @@
 #include "sim/output_set.hpp"
 #include "sim/outputs.hpp"
 #include "sim/progress_log.hpp"
+#include "sim/run_memory.hpp"
 #include "sim/version.hpp"
 #include "sim/timeline_trace.hpp"
 
@@ -76,38 +77,19 @@ std::vector<std::string> setting_warnings(const Config& cfg) {
   return w;
 }
 
-// Rough upper estimate of the run's memory, calibrated on measured peak RSS
-// (docs/performance.md): two SystemC modules, the router arena and the
-// topology graph per node, and the message table. Needs only the spec, so it
-// runs before anything large is built.
-double estimate_bytes(const Config& cfg, size_t messages, size_t hops) {
-  const double nodes = static_cast<double>(Topology::validate(cfg.topology));
-  const int links = Topology::ports_of(cfg.topology);
-  const int inj = cfg.ports.kind == PortKind::OnePort ? 1 : cfg.ports.kind == PortKind::AllPort ? links : cfg.ports.k;
-  const double ports = links + inj;
-  const double per_node = 2400.0 + links * 48.0 + ports * cfg.vcs * (cfg.buffer_flits * 24.0 + 48.0);
-  double traffic = 0.0;
-  if (cfg.has_traffic) traffic = cfg.traffic.rate * static_cast<double>(cfg.traffic.cycles) * nodes;
-  return per_node * nodes + (static_cast<double>(messages) + traffic) * 450.0 + static_cast<double>(hops) * 8.0;
-}
-
-double machine_bytes() {
-  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-  return pages > 0 && page > 0 ? static_cast<double>(pages) * static_cast<double>(page) : 0.0;
-}
-
-// Refuses runs whose estimated memory exceeds 80% of the machine. `messages` is
-// a guess before the schedule exists (one per node, as for a broadcast) and
-// exact after.
+// Refuses runs whose estimated memory (sim/run_memory.hpp) exceeds
+// kMemoryFraction of the machine. `messages` is a guess before the schedule
+// exists (one per node, as for a broadcast) and exact after.
 bool fits_in_memory(const Config& cfg, size_t messages, size_t hops) {
-  const double need = estimate_bytes(cfg, messages, hops);
-  const double have = machine_bytes();
-  spdlog::info("estimated memory {:.1f} MiB", need / (1 << 20));
-  if (have <= 0 || need <= 0.8 * have) return true;
-  std::cerr << "error: " << cfg.path << ": network.dims: this run needs about " << std::fixed << std::setprecision(1)
-            << need / (1 << 30) << " GiB (" << Topology::validate(cfg.topology) << " routers, " << messages
-            << " messages) but the machine has " << have / (1 << 30) << " GiB; refusing to start\n";
-  return false;
+  const MemoryEstimate need = run_estimate(cfg, messages, hops);
+  spdlog::info("estimated memory {:.1f} MiB", need.total() / (1 << 20));
+  try {
+    require_memory(need, cfg.path);
+  } catch (const MemoryRefused& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return false;
+  }
+  return true;
 }
 
 // Resolves hotspot nodes and checks the traffic spec against the topology.
@@ -176,7 +158,7 @@ bool prepare_schedule(const Config& cfg, Schedule& s, Diagnostics& diag) {
       diag.error("", std::string("cannot open schedule file: ") + e.what() + " (named by schedule.file in " + cfg.path + ")");
       return false;
     }
-    if (!parse_schedule_json(text, s, diag)) return false;
+    if (!parse_schedule_json(text, s, diag, schedule_memory_check(ScheduleCommand::Run))) return false;
   } else if (!generate_from_config(cfg, s, diag)) {
     return false;
   }
@@ -216,6 +198,8 @@ int load_run_inputs(const RunOptions& opts, RunInputs& in) {
   in.warnings = setting_warnings(cfg);
   for (const auto& w : in.warnings) spdlog::warn("{}", w);
   for (const auto& d : diag.items()) in.warnings.push_back(d.where + ": " + d.what);
+  if (diag.warnings_not_kept() > 0)
+    in.warnings.push_back("... and " + std::to_string(diag.warnings_not_kept()) + " more warnings");
   size_t hops = 0;
   for (const auto& step : in.schedule.steps)
     for (const auto& m : step) hops += static_cast<size_t>(topo.distance(m.src, m.dst));
@@ -350,7 +334,8 @@ int run_command(const RunOptions& opts) {
     std::cerr << "run stopped: " << m.status << " at cycle " << net.cycle() << " with " << m.delivered << " of "
               << m.messages << " messages delivered";
     if (!net.deadlock_cycle().empty())
-      std::cerr << "; waiting cycle of " << net.deadlock_cycle().size() << " worms (see summary.json \"deadlock\")";
+      std::cerr << (net.status() == RunStatus::Deadlock ? "; waiting cycle of " : "; no cycle of waits among ")
+                << net.deadlock_cycle().size() << " worms (see summary.json \"deadlock\")";
     std::cerr << "\n";
     log_wait_cycle(net);
     return kExitIncomplete;

@@ -1,6 +1,7 @@
 #include "sim/schedule_commands.hpp"
 
 #include <iostream>
+#include <memory>
 
 #include <nlohmann/json.hpp>
 
@@ -9,6 +10,7 @@
 #include "schedules/draw_svg.hpp"
 #include "schedules/generators/generators.hpp"
 #include "schedules/schedule_json.hpp"
+#include "schedules/schedule_memory.hpp"
 #include "schedules/validator.hpp"
 #include "sim/atomic_file.hpp"
 #include "sim/run.hpp"
@@ -17,9 +19,10 @@ namespace wormsim {
 
 namespace {
 
-// Turns the command-line options into a topology and generator options.
+// Turns the command-line options into a topology and generator options, once
+// the command's estimate (generator_estimate) fits in memory: throws MemoryRefused if not.
 // Returns kExitOk or the exit code of the problem it reported.
-int generator_inputs(const GenerateOptions& o, TopologySpec& spec, GeneratorOptions& g) {
+int generator_inputs(const GenerateOptions& o, GeneratorOutput output, TopologySpec& spec, GeneratorOptions& g) {
   if (!parse_topology_kind(o.topology, spec.kind)) {
     std::cerr << "error: --topology: expected mesh, torus, hypercube, line or ring, got \"" << o.topology << "\"\n";
     return kExitUsage;
@@ -35,6 +38,14 @@ int generator_inputs(const GenerateOptions& o, TopologySpec& spec, GeneratorOpti
     }
     g.params[p.substr(0, eq)] = p.substr(eq + 1);
   }
+  long long nodes = 0;
+  try {
+    nodes = Topology::validate(spec);
+  } catch (const std::exception& e) {
+    std::cerr << "error: --dims: " << e.what() << "\n";
+    return kExitInputError;
+  }
+  require_memory(generator_estimate(spec, generated_messages(o.algorithm, nodes), output), "");
   try {
     const Topology topo(spec);
     if (o.source == "eye") {
@@ -71,14 +82,17 @@ int schedule_check(const CheckOptions& o) {
     std::cerr << "error: --port-model: expected one-port, all-port or N-port (e.g. 2-port), got \"" << o.port_model << "\"\n";
     return kExitUsage;
   }
-  if (load_schedule_file(o.file, s, diag)) validate_schedule(s, s.topology, pm, diag);
+  std::unique_ptr<Topology> net;
+  if (load_schedule_file(o.file, s, diag, schedule_memory_check(ScheduleCommand::Check))) {
+    net = std::make_unique<Topology>(s.topology);
+    validate_schedule(s, *net, pm, diag);
+  }
   if (o.strict) diag.promote_warnings();
   if (!diag.items().empty()) std::cerr << diag.format();
   if (diag.has_errors()) return kExitInputError;
-  const Topology topo(s.topology);
+  const Topology& topo = *net;
   const StaticAnalysis a = analyze_schedule(s, topo);
-  int64_t port_violations = 0;
-  for (const auto& d : diag.items()) port_violations += d.severity == Diagnostic::Severity::Warning;
+  const int64_t port_violations = diag.warnings();
   if (o.json) {
     nlohmann::ordered_json j{{"file", o.file},
                              {"name", s.name},
@@ -126,7 +140,7 @@ int schedule_check(const CheckOptions& o) {
 int schedule_generate(const GenerateOptions& o) {
   TopologySpec spec;
   GeneratorOptions g;
-  if (const int code = generator_inputs(o, spec, g)) return code;
+  if (const int code = generator_inputs(o, GeneratorOutput::ScheduleText, spec, g)) return code;
   try {
     const Schedule s = generate_schedule(o.algorithm, spec, g);
     const std::string text = schedule_to_json(s);
@@ -146,7 +160,7 @@ int schedule_survey(const GenerateOptions& o, const std::vector<std::string>& so
   GeneratorOptions g;
   GenerateOptions base = o;
   base.source = "0";
-  if (const int code = generator_inputs(base, spec, g)) return code;
+  if (const int code = generator_inputs(base, GeneratorOutput::SurveyRows, spec, g)) return code;
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
   try {
     const Topology topo(spec);
@@ -195,10 +209,6 @@ int schedule_survey(const GenerateOptions& o, const std::vector<std::string>& so
 int schedule_draw(const DrawOptions& o) {
   Schedule s;
   Diagnostics diag(o.file);
-  if (!load_schedule_file(o.file, s, diag)) {
-    std::cerr << diag.format();
-    return kExitInputError;
-  }
   SvgOptions svg;
   svg.cell = o.cell;
   svg.label_nodes = !o.no_labels;
@@ -206,9 +216,21 @@ int schedule_draw(const DrawOptions& o) {
   svg.legend = !o.no_legend;
   svg.slices_per_row = o.slices_per_row;
   svg.title = o.title;
+  // What cannot be drawn, or drawn in memory, is refused before the schedule is built.
+  const ScheduleMemoryCheck drawable = [&svg](const TopologySpec* spec, size_t messages, size_t text_bytes,
+                                              const std::string& file) {
+    if (spec) check_drawable_topology(*spec, svg);
+    schedule_memory_check(ScheduleCommand::Draw)(spec, messages, text_bytes, file);
+  };
   try {
+    if (!load_schedule_file(o.file, s, diag, drawable)) {
+      std::cerr << diag.format();
+      return kExitInputError;
+    }
     const Topology topo(s.topology);
     write_output_file(o.output, schedule_to_svg(s, topo, svg));
+  } catch (const MemoryRefused&) {
+    throw;
   } catch (const std::exception& e) {
     std::cerr << "error: " << o.file << ": " << e.what() << "\n";
     return kExitInputError;

@@ -13,6 +13,12 @@ const std::vector<GeneratorInfo>& generator_registry() {
   return registry;
 }
 
+long long generated_messages(const std::string& algorithm, long long nodes) {
+  for (const auto& g : generator_registry())
+    if (g.name == algorithm && g.every_pair) return nodes * (nodes - 1);
+  return nodes - 1;
+}
+
 Schedule generate_schedule(const std::string& algorithm, const TopologySpec& topology,
                            const GeneratorOptions& options) {
   std::string names;

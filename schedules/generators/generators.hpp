@@ -37,10 +37,16 @@ struct GeneratorInfo {
   std::string name;
   std::string summary;  // one line for --help and docs
   std::function<Schedule(const Topology&, const GeneratorOptions&)> make;
+  bool every_pair = false;  // sends a message between every ordered pair of nodes (not one per node)
 };
 
 // Every registered generator, in the order --help lists them.
 const std::vector<GeneratorInfo>& generator_registry();
+
+// How many messages the named generator makes on `nodes` nodes, at most (for
+// the memory estimate, before generating): n(n-1) for the every-pair
+// collectives, n-1 for the others (and for names it does not know).
+long long generated_messages(const std::string& algorithm, long long nodes);
 
 // Runs the named generator; throws GeneratorError for unknown names or bad options.
 Schedule generate_schedule(const std::string& algorithm, const TopologySpec& topology,

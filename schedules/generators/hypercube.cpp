@@ -178,14 +178,14 @@ void append_hypercube_generators(std::vector<GeneratorInfo>& out) {
                  binomial});
   out.push_back({"multinode-broadcast",
                  "all-port hypercube multinode broadcast, ceil((2^d-1)/d) steps (Bertsekas et al. 1991, Sec. 2)",
-                 multinode_broadcast});
+                 multinode_broadcast, true});
   out.push_back({"scatter",
                  "all-port hypercube scatter from --source over the balanced spanning tree, ceil((2^d-1)/d) "
                  "steps (Bertsekas et al. 1991, Sec. 3)",
                  scatter});
   out.push_back({"total-exchange",
                  "all-port hypercube total exchange, 2^(d-1) steps, every link busy (Bertsekas et al. 1991, Sec. 4)",
-                 total_exchange});
+                 total_exchange, true});
 }
 
 }  // namespace wormsim::detail

@@ -62,6 +62,34 @@ struct RunControl {
 
 inline Result run_wormsim_with(const std::vector<std::string>& args, const fs::path& cwd, const RunControl& ctl);
 
+// Address-space limit (RLIMIT_AS, bytes) run_wormsim puts on the binary; 0: none.
+// Set it for a scope with ScopedMemoryLimit.
+inline rlim_t& child_address_space_limit() {
+  static rlim_t limit = 0;
+  return limit;
+}
+
+struct ScopedMemoryLimit {
+  explicit ScopedMemoryLimit(rlim_t bytes) { child_address_space_limit() = bytes; }
+  ~ScopedMemoryLimit() { child_address_space_limit() = 0; }
+  ScopedMemoryLimit(const ScopedMemoryLimit&) = delete;
+  ScopedMemoryLimit& operator=(const ScopedMemoryLimit&) = delete;
+};
+
+// AddressSanitizer reserves terabytes of address space at start-up: a binary
+// built with it cannot run under an address-space limit at all.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kAddressSanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kAddressSanitizer = true;
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+
 // Runs WORMSIM_BIN with `args` in `cwd`. Kills the process group after `timeout_s`.
 // With interrupt_after_ms >= 0, sends SIGINT to the process that long after it started.
 inline Result run_wormsim(const std::vector<std::string>& args, const fs::path& cwd, int timeout_s = 60,
@@ -103,6 +131,10 @@ inline Result run_wormsim_with(const std::vector<std::string>& args, const fs::p
     const int in = ::open(ctl.stdin_path.empty() ? "/dev/null" : ctl.stdin_path.c_str(), O_RDONLY);
     if (in >= 0) ::dup2(in, STDIN_FILENO);
     if (::chdir(cwd.c_str()) != 0) ::_exit(126);
+    if (const rlim_t limit = child_address_space_limit()) {
+      const rlimit as{limit, limit};
+      if (::setrlimit(RLIMIT_AS, &as) != 0) ::_exit(125);
+    }
     std::vector<std::string> argv_s{WORMSIM_BIN};
     argv_s.insert(argv_s.end(), args.begin(), args.end());
     std::vector<char*> argv;

@@ -60,6 +60,15 @@ const std::vector<BadConfig>& cases() {
        {"error: @: network.dims (line 3): hypercube dimension must be 1..16, got 17"}},
       {"NetworkTooLarge", "network_too_large.yaml", {},
        {"error: @: network.dims (line 3): network too large: more than 16777216 nodes"}},
+      // Memory refusals name the key whose share of the estimate is largest.
+      {"BuffersTooLarge", "buffers_too_large.yaml", {},
+       {"error: @: network.buffer_flits: this run needs about 122987.5 GiB (16777216 routers, 16777216 messages; the "
+        "input buffers: 122880.0 GiB) but ",
+        "; refusing to start"}},
+      {"TrafficTooLong", "traffic_too_long.yaml", {},
+       {"error: @: traffic.cycles: this run needs about 7372800.0 GiB (16 routers, 17592186044432 messages; the "
+        "background traffic's messages: 7372800.0 GiB) but ",
+        "; refusing to start"}},
       {"UnknownTopology", "unknown_topology.yaml", {},
        {"error: @: network.topology (line 2): expected mesh, torus, hypercube, line or ring, got \"donut\""}},
       {"UnknownPortModel", "unknown_port_model.yaml", {},

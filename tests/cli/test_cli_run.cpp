@@ -353,11 +353,11 @@ TEST(CliRun, ScheduleFileIsRelativeToTheConfig) {
 
 TEST(CliRun, InterruptStopsTheRunAndStillWritesOutputs) {
   TempDir tmp;
-  // The deadlocking ring with the watchdog off runs until max_cycles (minutes): SIGINT must stop it.
-  std::string cfg = ring_config(1) + "run:\n  watchdog_cycles: 0\n";
-  write_file(tmp / "ring.yaml", cfg);
+  // 16-million-flit worms, every flit moved by its router: tens of seconds of simulation. SIGINT must stop it.
   const fs::path out = tmp / "o";
-  const Result r = run_wormsim({"run", "ring.yaml", "--out", out.string()}, tmp.path(), 30, 1000);
+  const Result r = run_wormsim({"run", default_config().string(), "--set", "schedule.flits=16000000", "--set",
+                                "run.fast_paths=false", "--out", out.string()},
+                               tmp.path(), 30, 1000);
   EXPECT_EXIT_CODE(r, 3);
   EXPECT_CONTAINS(r.err, "run stopped: interrupted at cycle ");
   for (const auto& f : output_files()) EXPECT_TRUE(fs::is_regular_file(out / f)) << f;

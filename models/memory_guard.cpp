@@ -1,0 +1,122 @@
+#include "models/memory_guard.hpp"
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <new>
+
+namespace wormsim {
+
+void MemoryEstimate::add(std::string key, std::string what, double bytes) {
+  terms.push_back(MemoryTerm{std::move(key), std::move(what), bytes});
+}
+
+double MemoryEstimate::total() const {
+  double sum = 0;
+  for (const MemoryTerm& t : terms) sum += t.bytes;
+  return sum;
+}
+
+const MemoryTerm& MemoryEstimate::dominant() const {
+  return *std::max_element(terms.begin(), terms.end(),
+                           [](const MemoryTerm& a, const MemoryTerm& b) { return a.bytes < b.bytes; });
+}
+
+namespace {
+
+double physical_bytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page > 0 ? static_cast<double>(pages) * static_cast<double>(page) : 0.0;
+}
+
+// The process's virtual size: under RLIMIT_AS it counts against the limit too.
+double virtual_bytes() {
+  std::ifstream statm("/proc/self/statm");
+  double pages = 0;
+  if (!(statm >> pages)) return 0;
+  return pages * static_cast<double>(sysconf(_SC_PAGE_SIZE));
+}
+
+// The virtual size when the command started (run_guarded): estimates cover
+// everything the command allocates, including what it already has when it
+// checks again after reading its input, so the limit is measured from there.
+double g_start_virtual_bytes = 0;
+
+}  // namespace
+
+AvailableMemory available_memory() {
+  AvailableMemory a{physical_bytes(), "the machine has"};
+  rlimit lim{};
+  if (getrlimit(RLIMIT_AS, &lim) == 0 && lim.rlim_cur != RLIM_INFINITY) {
+    const double used = g_start_virtual_bytes > 0 ? g_start_virtual_bytes : virtual_bytes();
+    const double left = std::max(0.0, static_cast<double>(lim.rlim_cur) - used);
+    if (a.bytes <= 0 || left < a.bytes) a = AvailableMemory{left, "the address-space limit (ulimit -v) leaves"};
+  }
+  return a;
+}
+
+std::string format_bytes(double bytes) {
+  constexpr double kMiB = 1024.0 * 1024.0, kGiB = 1024.0 * kMiB;
+  char buf[64];
+  if (bytes >= kGiB) std::snprintf(buf, sizeof buf, "%.1f GiB", bytes / kGiB);
+  else std::snprintf(buf, sizeof buf, "%.1f MiB", bytes / kMiB);
+  return buf;
+}
+
+void require_memory(const MemoryEstimate& e, const std::string& file) {
+  const AvailableMemory have = available_memory();
+  const double need = e.total();
+  if (have.bytes <= 0 || need <= kMemoryFraction * have.bytes) return;
+  const MemoryTerm& big = e.dominant();
+  std::string msg = file.empty() ? std::string() : file + ": ";
+  msg += big.key + ": this " + e.command + " needs about " + format_bytes(need) + " (" + e.sizes + "; " + big.what +
+         ": " + format_bytes(big.bytes) + ") but " + have.phrase + " " + format_bytes(have.bytes) +
+         "; refusing to start";
+  throw MemoryRefused(msg);
+}
+
+namespace {
+
+// Address space set aside while a command runs and given back at the first
+// failed allocation: unwinding needs memory too (nlohmann::json frees a big
+// document with a heap-allocated stack, inside a noexcept destructor, where a
+// second std::bad_alloc would abort the process).
+constexpr size_t kUnwindReserveBytes = 32u << 20;
+void* g_unwind_reserve = nullptr;
+
+void release_reserve_and_fail() {
+  if (g_unwind_reserve) {
+    std::free(g_unwind_reserve);
+    g_unwind_reserve = nullptr;
+  }
+  throw std::bad_alloc();
+}
+
+}  // namespace
+
+int run_guarded(const std::function<int()>& command, int error_code) {
+  g_unwind_reserve = std::malloc(kUnwindReserveBytes);
+  std::set_new_handler(release_reserve_and_fail);
+  g_start_virtual_bytes = virtual_bytes();
+  try {
+    return command();
+  } catch (const MemoryRefused& e) {
+    std::cerr << "error: " << e.what() << "\n";
+  } catch (const std::bad_alloc&) {
+    // The failed allocation's memory was never taken and the stack is unwound: printing is safe.
+    std::fputs("error: out of memory: an allocation failed (std::bad_alloc); the input is too large for the memory "
+               "available (see docs/reliability.md, \"Memory\")\n",
+               stderr);
+  } catch (const std::length_error& e) {
+    std::cerr << "error: out of memory: a size too large to allocate (" << e.what()
+              << "); the input is too large (see docs/reliability.md, \"Memory\")\n";
+  }
+  return error_code;
+}
+
+}  // namespace wormsim

@@ -1,0 +1,71 @@
+// Refusing work that would not fit in memory, before building it.
+//
+// Every command (run, schedule check / generate / draw / survey, and the
+// schedule loader itself) adds up an estimate of its peak memory from what it
+// is about to build, term by term, each term tied to the input key that drives
+// it (network.dims, network.vcs, traffic.cycles, topology.dims, steps, ...).
+// The cost constants are calibrated on measured peak RSS (docs/performance.md,
+// "Memory"). A command whose estimate exceeds kMemoryFraction of the memory
+// available to the process is refused with the estimate and the key of its
+// largest term; allocation failures that get past the estimate are reported as
+// ordinary errors by run_guarded().
+#pragma once
+
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace wormsim {
+
+// Share of the available memory a command may plan to use: the rest is slack for
+// the estimate's error, the kernel and whatever else runs on the machine.
+constexpr double kMemoryFraction = 0.8;
+
+// One part of an estimate: the input key that drives it, what it is, its bytes.
+struct MemoryTerm {
+  std::string key;   // e.g. "network.buffer_flits", "topology.dims", "--dims"
+  std::string what;  // e.g. "input buffers"
+  double bytes = 0;
+};
+
+struct MemoryEstimate {
+  std::string command;  // "run", "schedule check", ...
+  std::string sizes;    // what was counted, e.g. "16777216 nodes, 0 messages"
+  std::vector<MemoryTerm> terms;
+
+  void add(std::string key, std::string what, double bytes);
+  double total() const;
+  // The largest term (the one to name when refusing); terms must not be empty.
+  const MemoryTerm& dominant() const;
+};
+
+// How much memory the process may use, and how to say where that figure comes from.
+struct AvailableMemory {
+  double bytes = 0;    // 0: unknown (then nothing is refused)
+  std::string phrase;  // "the machine has", "the address-space limit (ulimit -v) leaves"
+};
+
+// The smaller of physical memory and what RLIMIT_AS leaves this process
+// (beyond its size when run_guarded started the command).
+AvailableMemory available_memory();
+
+// Thrown when a command would need more than kMemoryFraction of the available
+// memory. what(): "FILE: KEY: this COMMAND needs about ... refusing to start".
+class MemoryRefused : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Throws MemoryRefused unless `e` fits; `file` (may be empty) prefixes the message.
+void require_memory(const MemoryEstimate& e, const std::string& file);
+
+// "9.3 GiB" / "512.0 MiB".
+std::string format_bytes(double bytes);
+
+// Runs a command and turns allocation failures (std::bad_alloc, and the
+// std::length_error of a size too large to allocate) and MemoryRefused into
+// an error message on stderr and exit code `error_code`, instead of an abort.
+int run_guarded(const std::function<int()>& command, int error_code);
+
+}  // namespace wormsim

@@ -1,0 +1,40 @@
+#include "sim/run_memory.hpp"
+
+namespace wormsim {
+
+namespace {
+
+// Calibrated on peak RSS (docs/performance.md, "Memory"); an upper estimate.
+constexpr double kNodeBytes = 2400.0;      // a Router and a NetworkInterface sc_module with their names and arenas
+constexpr double kLinkPortBytes = 48.0;    // per link port: output VC wiring and topology tables
+constexpr double kVcBytes = 48.0;          // per input VC: its state and credit times
+constexpr double kFlitSlotBytes = 24.0;    // per buffer slot: a 16-byte flit, cache-line padded
+constexpr double kMessageBytes = 450.0;    // a message record, its executor state and output row
+constexpr double kHopBytes = 8.0;          // a route hop
+
+}  // namespace
+
+MemoryEstimate run_estimate(const Config& cfg, size_t messages, size_t hops) {
+  const double nodes = static_cast<double>(Topology::validate(cfg.topology));
+  const int links = Topology::ports_of(cfg.topology);
+  const int inj = cfg.ports.kind == PortKind::OnePort ? 1 : cfg.ports.kind == PortKind::AllPort ? links : cfg.ports.k;
+  const double vcs = nodes * (links + inj) * cfg.vcs;
+  double traffic = 0.0;
+  if (cfg.has_traffic) traffic = cfg.traffic.rate * static_cast<double>(cfg.traffic.cycles) * nodes;
+  const auto sched = static_cast<double>(messages);
+
+  MemoryEstimate e{"run",
+                   std::to_string(static_cast<long long>(nodes)) + " routers, " +
+                       std::to_string(static_cast<long long>(sched + traffic)) + " messages",
+                   {}};
+  e.add("network.dims", "the routers and interfaces", nodes * (kNodeBytes + links * kLinkPortBytes));
+  e.add("network.vcs", "the virtual channels", vcs * kVcBytes);
+  e.add("network.buffer_flits", "the input buffers", vcs * cfg.buffer_flits * kFlitSlotBytes);
+  if (cfg.has_traffic) e.add("traffic.cycles", "the background traffic's messages", traffic * kMessageBytes);
+  if (cfg.has_schedule)
+    e.add(cfg.schedule.file.empty() ? "schedule.algorithm" : "schedule.file", "the schedule's messages",
+          sched * kMessageBytes + static_cast<double>(hops) * kHopBytes);
+  return e;
+}
+
+}  // namespace wormsim

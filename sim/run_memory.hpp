@@ -1,0 +1,18 @@
+// The peak-memory model of `wormsim run` (see models/memory_guard.hpp): per
+// node the router and interface modules with their buffers and the topology's
+// tables, per message its record and route. Each term names the config key
+// that drives it, so a refusal says which setting to change.
+#pragma once
+
+#include <cstddef>
+
+#include "models/memory_guard.hpp"
+#include "sim/config.hpp"
+
+namespace wormsim {
+
+// `messages` is a guess before the schedule exists (one per node, as for a
+// broadcast) and exact after; `hops` is the schedule's total route length (0 if unknown).
+MemoryEstimate run_estimate(const Config& cfg, size_t messages, size_t hops);
+
+}  // namespace wormsim

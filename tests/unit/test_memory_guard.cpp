@@ -1,0 +1,149 @@
+// The memory guard (models/memory_guard.*, schedules/schedule_memory.*): the
+// largest term names the key, allocation failures become error codes, and the
+// schedule loader asks before it builds anything; the diagnostics cap
+// (schedules/diagnostics.*) that keeps huge warning lists out of memory.
+#include <gtest/gtest.h>
+
+#include <new>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "models/memory_guard.hpp"
+#include "models/topology.hpp"
+#include "schedules/diagnostics.hpp"
+#include "schedules/schedule_json.hpp"
+#include "schedules/schedule_memory.hpp"
+
+using namespace wormsim;
+
+TEST(MemoryEstimate, DominantTermIsTheLargest) {
+  MemoryEstimate e{"run", "16 routers, 0 messages", {}};
+  e.add("network.dims", "the routers", 100);
+  e.add("network.buffer_flits", "the input buffers", 300);
+  e.add("traffic.cycles", "the background traffic", 200);
+  EXPECT_EQ(e.total(), 600);
+  EXPECT_EQ(e.dominant().key, "network.buffer_flits");
+}
+
+TEST(MemoryGuard, FormatsBytes) {
+  EXPECT_EQ(format_bytes(512.0 * 1024 * 1024), "512.0 MiB");
+  EXPECT_EQ(format_bytes(9.3 * 1024 * 1024 * 1024), "9.3 GiB");
+}
+
+TEST(MemoryGuard, RefusesWhatNoMachineHasAndNamesTheKey) {
+  MemoryEstimate e{"schedule check", "16777216 nodes, 0 messages", {}};
+  e.add("topology.dims", "the topology's tables", 1e18);
+  e.add("steps", "the messages", 1.0);
+  try {
+    require_memory(e, "big.json");
+    FAIL() << "an exabyte was not refused";
+  } catch (const MemoryRefused& r) {
+    const std::string what = r.what();
+    EXPECT_EQ(what.rfind("big.json: topology.dims: this schedule check needs about ", 0), 0u) << what;
+    EXPECT_NE(what.find(" GiB (16777216 nodes, 0 messages; the topology's tables: "), std::string::npos) << what;
+    EXPECT_NE(what.find("; refusing to start"), std::string::npos) << what;
+  }
+  MemoryEstimate small{"run", "1 routers, 0 messages", {}};
+  small.add("network.dims", "the routers", 1024);
+  EXPECT_NO_THROW(require_memory(small, "small.yaml"));
+}
+
+TEST(MemoryGuard, AllocationFailuresBecomeTheErrorCode) {
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(run_guarded([]() -> int { throw std::bad_alloc(); }, 1), 1);
+  EXPECT_EQ(testing::internal::GetCapturedStderr(),
+            "error: out of memory: an allocation failed (std::bad_alloc); the input is too large for the memory "
+            "available (see docs/reliability.md, \"Memory\")\n");
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(run_guarded(
+                []() -> int {
+                  std::vector<int> v;
+                  v.reserve(v.max_size() + 1);
+                  return 0;
+                },
+                1),
+            1);
+  EXPECT_NE(testing::internal::GetCapturedStderr().find("error: out of memory: a size too large to allocate ("),
+            std::string::npos);
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(run_guarded([]() -> int { throw MemoryRefused("f.json: steps: too big"); }, 1), 1);
+  EXPECT_EQ(testing::internal::GetCapturedStderr(), "error: f.json: steps: too big\n");
+  EXPECT_EQ(run_guarded([] { return 3; }, 1), 3);
+}
+
+// The loader asks with the topology and the message count before it builds
+// either: a 65,536-node hypercube with no message costs no topology at all.
+TEST(ScheduleLoaderMemory, AsksBeforeBuildingAndStopsWhenRefused) {
+  std::vector<std::string> asked;
+  const ScheduleMemoryCheck refuse = [&asked](const TopologySpec* t, size_t messages, size_t text_bytes,
+                                              const std::string& file) {
+    asked.push_back(file + " " + (t ? t->describe() : "(not parsed)") + " " + std::to_string(messages) + " " +
+                    std::to_string(text_bytes));
+    if (t) throw MemoryRefused("refused");
+  };
+  const std::string text = R"({"topology": {"kind": "hypercube", "dims": [16]}, "steps": [[{"src": 0, "dst": 1}], []]})";
+  Schedule s;
+  Diagnostics d("h.json");
+  EXPECT_THROW(parse_schedule_json(text, s, d, refuse), MemoryRefused);
+  ASSERT_EQ(asked.size(), 2u);
+  EXPECT_EQ(asked[0], "h.json (not parsed) 0 " + std::to_string(text.size()));
+  EXPECT_EQ(asked[1], "h.json hypercube d=16 1 " + std::to_string(text.size()));
+  EXPECT_TRUE(s.steps.empty()) << "no message read before the check";
+}
+
+TEST(ScheduleLoaderMemory, DefaultCheckLetsOrdinaryFilesThrough) {
+  Schedule s;
+  Diagnostics d("h.json");
+  EXPECT_TRUE(parse_schedule_json(R"({"topology": {"kind": "hypercube", "dims": [16]}, "steps": []})", s, d))
+      << d.format();
+  EXPECT_EQ(s.topology.dims, std::vector<int>{16});
+}
+
+TEST(ScheduleMemory, ModelsNameTheirKeys) {
+  const TopologySpec torus{TopologyKind::Torus, {4096, 4096}};
+  const MemoryEstimate e = schedule_file_estimate(ScheduleCommand::Check, &torus, 0, 60);
+  EXPECT_EQ(e.command, "schedule check");
+  EXPECT_EQ(e.sizes, "16777216 nodes, 0 messages");
+  EXPECT_EQ(e.dominant().key, "topology.dims");
+  // 16M nodes x 4 ports x 2 tables of ints, 64M links x 3 ints and a bit.
+  EXPECT_GT(e.total(), 16777216.0 * 4 * 8 + 67108864.0 * 12);
+  const MemoryEstimate text = schedule_file_estimate(ScheduleCommand::Check, nullptr, 0, 1000000);
+  EXPECT_EQ(text.sizes, "1000000 bytes of JSON");
+  EXPECT_EQ(text.dominant().key, "steps");
+  const TopologySpec cube{TopologyKind::Hypercube, {16}};
+  const MemoryEstimate g = generator_estimate(cube, 65536LL * 65535, GeneratorOutput::ScheduleText);
+  EXPECT_EQ(g.command, "schedule generate");
+  EXPECT_EQ(g.dominant().key, "--algorithm");
+  EXPECT_EQ(generator_estimate(cube, 65535, GeneratorOutput::SurveyRows).command, "schedule survey");
+}
+
+TEST(TopologySize, LinksAndFootprintWithoutBuilding) {
+  for (const TopologySpec& spec :
+       {TopologySpec{TopologyKind::Mesh, {5, 3}}, TopologySpec{TopologyKind::Torus, {2, 3, 1}},
+        TopologySpec{TopologyKind::Torus, {7}}, TopologySpec{TopologyKind::Hypercube, {5}},
+        TopologySpec{TopologyKind::Mesh, {1, 4, 2}}}) {
+    const Topology t(spec);
+    EXPECT_EQ(Topology::links_of(spec), t.num_links()) << spec.describe();
+    EXPECT_GT(Topology::footprint_bytes(spec), 0.0);
+  }
+}
+
+TEST(DiagnosticsCap, KeepsTheFirstOfEachSeverityAndCountsTheRest) {
+  Diagnostics d("w.json");
+  const size_t cap = Diagnostics::kMaxKeptPerSeverity;
+  for (size_t i = 0; i < cap + 1500; ++i) d.warning("step " + std::to_string(i + 1), "w");
+  d.error("field \"x\"", "e");
+  EXPECT_EQ(d.warnings(), static_cast<long long>(cap + 1500));
+  EXPECT_EQ(d.errors(), 1);
+  EXPECT_EQ(d.warnings_not_kept(), 1500);
+  ASSERT_EQ(d.items().size(), cap + 1);
+  EXPECT_EQ(d.items().back().what, "e") << "an error after the cap of warnings is still kept";
+  const std::string text = d.format(50);
+  EXPECT_NE(text.find("w.json: ... and " + std::to_string(cap + 1501 - 50) + " more problems\n"), std::string::npos)
+      << text;
+  d.promote_warnings();
+  EXPECT_EQ(d.errors(), static_cast<long long>(cap + 1501));
+  EXPECT_EQ(d.warnings(), 0);
+  EXPECT_EQ(d.warnings_not_kept(), 0);
+}
