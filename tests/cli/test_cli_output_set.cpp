@@ -255,17 +255,18 @@ TEST(OutputSet, AVcdRunStoppedAtTheFirstCycleWritesEverything) {
 TEST(OutputSet, AnInterruptedRunSaysItsMessagesWereNotDelivered) {
   TempDir tmp;
   RunControl ctl;
-  ctl.signal_after_ms = 150;
-  write_file(tmp / "ring.yaml",
-             "network: {topology: ring, dims: [8], vcs: 1}\nschedule: {file: " +
-                 (data_dir() / "schedules" / "ring8_shift3_64flits.json").string() + "}\n");
-  const Result r = run_wormsim_with({"run", (tmp / "ring.yaml").string(), "--out", (tmp / "o").string(), "--quiet",
-                                     "--set", "run.watchdog_cycles=0", "--set", "run.max_cycles=4000000000"},
-                                    tmp.path(), ctl);
+  ctl.signal_after_ms = 400;
+  // Worms of 100,000 flits beside background traffic: seconds of simulation.
+  write_file(tmp / "long.yaml",
+             "network: {topology: mesh, dims: [16, 16]}\n"
+             "traffic: {pattern: uniform, rate: 0.005, cycles: 100000}\n"
+             "schedule: {algorithm: eye, flits: 100000}\n");
+  const Result r = run_wormsim_with({"run", "long.yaml", "--out", "o", "--quiet"}, tmp.path(), ctl);
   EXPECT_EXIT_CODE(r, 3);
   const json s = json::parse(read_file(tmp / "o" / "summary.json"));
   EXPECT_EQ(s["status"], "interrupted");
   EXPECT_LT(s["metrics"]["delivered"].get<int>(), s["metrics"]["messages"].get<int>());
   EXPECT_EQ(s["invariants"]["all_messages_delivered"], false);
+  EXPECT_EQ(s["invariants"]["flits_conserved"], true);
   EXPECT_EQ(set_state(tmp / "o"), "consistent");
 }
