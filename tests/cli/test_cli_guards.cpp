@@ -163,7 +163,8 @@ TEST(CliWatchdog, ADeadlockListsAClosedCycleOfWaits) {
 // schedule check of a 16M-node topology took 44 s and 5.1 GB; under a 1 GiB
 // limit it is refused before anything is built.
 TEST(CliMemory, ScheduleCheckRefusesAHugeTopologyBeforeBuildingIt) {
-  if (kAddressSanitizer) GTEST_SKIP() << "an AddressSanitizer binary cannot run under an address-space limit";
+  ASSERT_FALSE(kAddressSanitizer) << "an AddressSanitizer binary cannot run under an address-space limit "
+                                     "(scripts/sanitize.sh leaves the CliMemory tests with limits out)";
   TempDir tmp;
   write_big_torus(tmp / "big.json");
   const ScopedMemoryLimit limit(kOneGiB);
@@ -181,7 +182,8 @@ TEST(CliMemory, ScheduleCheckRefusesAHugeTopologyBeforeBuildingIt) {
 
 // The run's loader checks the schedule file's own topology, before comparing it with the network.
 TEST(CliMemory, RunRefusesAScheduleFileNamingAHugeTopology) {
-  if (kAddressSanitizer) GTEST_SKIP() << "an AddressSanitizer binary cannot run under an address-space limit";
+  ASSERT_FALSE(kAddressSanitizer) << "an AddressSanitizer binary cannot run under an address-space limit "
+                                     "(scripts/sanitize.sh leaves the CliMemory tests with limits out)";
   TempDir tmp;
   write_big_torus(tmp / "big.json");
   write_file(tmp / "c.yaml", "network: {topology: mesh, dims: [4, 4]}\nschedule: {file: big.json}\n");
@@ -195,7 +197,8 @@ TEST(CliMemory, RunRefusesAScheduleFileNamingAHugeTopology) {
 
 // The refusal names the key whose term dominates, not always network.dims.
 TEST(CliMemory, RunRefusalNamesTheDominatingKey) {
-  if (kAddressSanitizer) GTEST_SKIP() << "an AddressSanitizer binary cannot run under an address-space limit";
+  ASSERT_FALSE(kAddressSanitizer) << "an AddressSanitizer binary cannot run under an address-space limit "
+                                     "(scripts/sanitize.sh leaves the CliMemory tests with limits out)";
   TempDir tmp;
   struct Case {
     const char* network;
@@ -256,7 +259,8 @@ TEST(CliMemory, DrawRefusesAnUndrawableTopologyBeforeLoadingIt) {
 // check --json on a big schedule under a tight limit aborted (SIGABRT): at any
 // limit it now either works or exits 1 with a message.
 TEST(CliMemory, TightLimitsGiveAnErrorNeverASignal) {
-  if (kAddressSanitizer) GTEST_SKIP() << "an AddressSanitizer binary cannot run under an address-space limit";
+  ASSERT_FALSE(kAddressSanitizer) << "an AddressSanitizer binary cannot run under an address-space limit "
+                                     "(scripts/sanitize.sh leaves the CliMemory tests with limits out)";
   TempDir tmp;
   std::string text = R"({"topology": {"kind": "mesh", "dims": [64, 64]}, "steps": [)";
   uint32_t x = 12345;
