@@ -119,7 +119,9 @@ TEST(SpecialFiles, StandardOutputThatCannotBeWrittenIsAnError) {
   RunControl full;
   full.stdout_path = "/dev/full";
   for (const auto& c : commands) {
-    SCOPED_TRACE(c[0] + " " + c[1]);
+    std::string shown;
+    for (const auto& a : c) shown += a + " ";
+    SCOPED_TRACE(shown);
     const Result r = run_wormsim_with(c, tmp.path(), full);
     EXPECT_EXIT_CODE(r, 1);
     EXPECT_CONTAINS(r.err, "error: standard output: cannot write");
