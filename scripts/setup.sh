@@ -8,7 +8,7 @@ packages=(
   python3-yaml python3-numpy python3-pandas python3-matplotlib python3-seaborn python3-tqdm
   python3-dask python3-distributed python3-cloudpickle python3-pytest
   libsystemc-dev libboost-graph-dev libspdlog-dev libyaml-cpp-dev nlohmann-json3-dev libcli11-dev
-  libgtest-dev googletest libbenchmark-dev clang libclang-rt-14-dev
+  libgtest-dev googletest libbenchmark-dev zlib1g-dev clang libclang-rt-14-dev
 )
 
 missing=()
