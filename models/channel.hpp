@@ -69,6 +69,8 @@ class FlitQueue {
     front_ready_ = count_ > 0 ? buf_[head_].ready : kNoCredit;
     return f;
   }
+  // Credits the sender holds at cycle `now`: free slots it has seen freed.
+  int credits(uint64_t now) const { return cap_ - count_ - credits_in_flight(now); }
   // Free slots the sender has not seen freed yet at cycle `now` (credits in flight).
   int credits_in_flight(uint64_t now) const {
     int n = 0;

@@ -45,8 +45,10 @@ class Router;
 class ExpressWorms {
  public:
   explicit ExpressWorms(SimContext* ctx) : ctx_(ctx) {}
-  // A worm qualifies only with one VC per port (then its held channels are its own).
-  static bool enabled(const SimContext& ctx) { return ctx.fast_paths && ctx.vcs == 1; }
+  // A worm qualifies only with one VC per port (then its held channels are its
+  // own) and a route known when its header leaves the source: not under an
+  // adaptive routing function, whose hops are chosen as the header goes.
+  static bool enabled(const SimContext& ctx) { return ctx.fast_paths && ctx.vcs == 1 && !ctx.adaptive_routing; }
   // Off when per-cycle values are traced (VCD): frozen worms' buffers and links are only brought up to date later.
   void allow_freezing(bool allow) { allow_freezing_ = allow; }
 

@@ -16,7 +16,11 @@ struct Flit {
 };
 static_assert(sizeof(Flit) == 16, "flits stay small: they are copied on every hop");
 
-// One hop of a precomputed route: the output port to take and the dateline VC class.
+// One hop of a message's route: the output port to take and the dateline VC
+// class. A hop an adaptive routing function chooses in the router starts as
+// port kChosenInRouter; the router writes the port and VC it took (vc_class is
+// then that VC) when the header gets its output.
+constexpr uint16_t kChosenInRouter = 0xffff;
 struct RouteHop {
   uint16_t port = 0;
   uint8_t vc_class = 0;

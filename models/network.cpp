@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <csignal>
+#include <stdexcept>
 #include <unordered_map>
 
 namespace wormsim {
@@ -34,12 +35,18 @@ std::string to_string(RunStatus s) {
 }
 
 Network::Network(sc_core::sc_module_name name, const Topology& topo, const NetworkParams& params)
-    : sc_core::sc_module(name), topo_(topo), params_(params), express_(&ctx_) {
+    : sc_core::sc_module(name),
+      topo_(topo),
+      params_(params),
+      routing_(make_routing(params.routing, topo, params.vcs)),
+      express_(&ctx_) {
   ctx_.timing = params.timing;
   ctx_.ports = params.ports;
   ctx_.vcs = params.vcs;
   ctx_.buffer_flits = params.buffer_flits;
   ctx_.fast_paths = params.fast_paths;
+  ctx_.routing = routing_.get();
+  ctx_.adaptive_routing = routing_->adaptive();
   ctx_.express = ExpressWorms::enabled(ctx_);
   ctx_.dateline_classes = topo.kind() == TopologyKind::Torus && params.vcs >= 2;
   ctx_.link_busy.assign(topo.num_links(), 0);
@@ -72,7 +79,13 @@ uint32_t Network::add_message(int src, int dst, const Route& route, uint32_t fli
   m.flits = flits;
   m.route_begin = static_cast<uint32_t>(ctx_.hops.size());
   m.hops = static_cast<uint16_t>(route.hops());
-  for (int i = 0; i < route.hops(); ++i)
+  if (route.adaptive()) {
+    // All-port ties the injection channel to the first hop, which the router has yet to choose (refused by the config).
+    if (params_.ports.kind == PortKind::AllPort)
+      throw std::invalid_argument("an adaptive routing function cannot run with the all-port model");
+    ctx_.hops.insert(ctx_.hops.end(), static_cast<size_t>(route.hops()), RouteHop{kChosenInRouter, 0});
+  }
+  for (int i = 0; i < static_cast<int>(route.links.size()); ++i)
     ctx_.hops.push_back(RouteHop{static_cast<uint16_t>(topo_.link_port(route.links[i])), route.vc_class[i]});
   if (params_.ports.kind == PortKind::AllPort) m.inj_channel = static_cast<int16_t>(ctx_.hops[m.route_begin].port);
   ctx_.msgs.push_back(m);

@@ -30,6 +30,7 @@ struct NetworkParams {
   uint64_t max_cycles = 0;        // 0: no limit (a network in which nothing can move again then stops as the watchdog would)
   uint64_t watchdog_cycles = 0;   // 0: no deadlock watchdog (a network in which nothing can move again skips to max_cycles)
   bool fast_paths = true;         // false: no router takes its streaming shortcut (Router::stream_one_port)
+  std::string routing = "dimension-order";  // network.routing (models/routing/routing_function.hpp), checked
 };
 
 // Deadlock: the watchdog stopped the run and found a cycle of worms each waiting
@@ -51,7 +52,9 @@ class Network : public sc_core::sc_module {
 
   // Registers a message before the simulation starts; returns its id.
   // Messages may also be added while running, from a traffic source's callbacks.
+  // `route` is explicit, or routing().route(src, dst).
   uint32_t add_message(int src, int dst, const Route& route, uint32_t flits, int step);
+  const RoutingFunction& routing() const { return *routing_; }
   // Hands a message to its sender's interface at cycle `when` (>= the current cycle).
   void release(uint32_t msg, uint64_t when);
   bool can_start(uint32_t msg) const { return nis_[ctx_.msgs[msg].src]->can_start(msg); }
@@ -97,6 +100,7 @@ class Network : public sc_core::sc_module {
 
   const Topology& topo_;
   NetworkParams params_;
+  std::unique_ptr<RoutingFunction> routing_;
   SimContext ctx_;
   // Routers and interfaces in node order, each pool one allocation (models/module_pool.hpp).
   ModulePool<Router> routers_;

@@ -183,17 +183,19 @@ Router::Candidates Router::candidates(int in_vc, const Flit& head) const {
     }
   }
   const RouteHop& h = ctx_->route_of(head.msg)[head.hop];
+  if (h.port == kChosenInRouter) return {kAskRouting, kAskRouting};
   const int first = h.port * vcs_;
   return {first + (ctx_->dateline_classes ? h.vc_class : 0), first + vcs_};
 }
 
 bool Router::try_allocate(int in_vc, const Flit& head, uint64_t now) {
   InputVC& iv = in_[in_vc];
-  if (iv.want_first < 0) {
+  if (iv.want_first == kNotLookedUp) {
     const Candidates c = candidates(in_vc, head);
     iv.want_first = static_cast<int16_t>(c.first);
     iv.want_last = static_cast<int16_t>(c.last);
   }
+  if (iv.want_first == kAskRouting) return allocate_adaptive(in_vc, head, now);
   const int stride = ctx_->dateline_classes && !is_ejection(iv.want_first) ? 2 : 1;
   for (int o = iv.want_first; o < iv.want_last; o += stride) {
     if (out_[o].owner != kNoMessage) continue;
@@ -205,12 +207,57 @@ bool Router::try_allocate(int in_vc, const Flit& head, uint64_t now) {
   return false;
 }
 
+// The outputs the routing function allows a head of an adaptive hop (in ctx_'s scratch).
+const std::vector<RouteOutput>& Router::ask_routing(int in_vc, const Flit& head) const {
+  const MessageRecord& m = ctx_->msgs[head.msg];
+  const int ip = in_port_of(in_vc);
+  const RouteQuery q{node_, m.src, m.dst, ip < link_ports_ ? ip : kInjectedHeader, mod_vcs(in_vc)};
+  std::vector<RouteOutput>& outs = ctx_->route_outputs;
+  outs.clear();
+  ctx_->routing->outputs(q, outs);
+  if (outs.empty())
+    throw std::logic_error("routing function allows no output at router " + std::to_string(node_) + " for message " +
+                           std::to_string(head.msg));
+  return outs;
+}
+
+// An adaptive hop: of the free output VCs the routing function allows, the one
+// of the lowest tier with the most credits (free slots downstream, as the
+// sender sees them); ties go to the output listed first (ports in increasing
+// order for the shipped functions), then to the lowest VC. The hop taken is
+// written into the message's route.
+bool Router::allocate_adaptive(int in_vc, const Flit& head, uint64_t now) {
+  int best = -1, best_tier = 0, best_credits = 0;
+  for (const RouteOutput& o : ask_routing(in_vc, head))
+    for (int v = o.vc_first; v < o.vc_last; v += o.vc_stride) {
+      const int ovc = o.port * vcs_ + v;
+      if (out_[ovc].owner != kNoMessage) continue;
+      const int credits = out_[ovc].down->credits(now);
+      if (best >= 0 && (o.tier > best_tier || (o.tier == best_tier && credits <= best_credits))) continue;
+      best = ovc;
+      best_tier = o.tier;
+      best_credits = credits;
+    }
+  if (best < 0) return false;
+  RouteHop& hop = ctx_->hops[ctx_->msgs[head.msg].route_begin + head.hop];
+  hop.port = static_cast<uint16_t>(div_vcs(best));
+  hop.vc_class = static_cast<uint8_t>(mod_vcs(best));
+  out_[best].owner = head.msg;
+  out_[best].since = now;
+  in_[in_vc].out = best;
+  return true;
+}
+
 // The worm a head failed to get an output from: the holder of its first
 // candidate, or, when the holder's tail left in this very cycle (after
 // allocation ran), that worm.
 uint32_t Router::allocation_blocker(int in_vc, const Flit& head) const {
   const InputVC& iv = in_[in_vc];
-  const int o = iv.want_first >= 0 ? iv.want_first : candidates(in_vc, head).first;
+  int o = iv.want_first >= 0 ? iv.want_first : candidates(in_vc, head).first;
+  if (o == kAskRouting) {
+    const RouteOutput& first = ask_routing(in_vc, head).front();
+    o = first.port * vcs_ + first.vc_first;
+  }
   return out_[o].owner != kNoMessage ? out_[o].owner : out_[o].previous;
 }
 
@@ -322,7 +369,7 @@ void Router::release_output(int in_vc, const Flit& tail, uint64_t now) {
   ov.previous = ov.owner;
   ov.owner = kNoMessage;
   iv.out = -1;
-  iv.want_first = iv.want_last = -1;  // the next head looks its candidates up again
+  iv.want_first = iv.want_last = kNotLookedUp;  // the next head looks its candidates up again
   // A head queued right behind this tail has been waiting for this worm since it was ready.
   if (!iv.q.empty()) {
     const Flit& next = iv.q.front();
@@ -457,7 +504,8 @@ std::vector<Router::Wait> Router::waiting_heads(uint64_t now) const {
     const Flit& f = iv.q.front();
     int op;
     if (f.hop == ctx_->msgs[f.msg].hops) op = link_ports_;
-    else op = ctx_->route_of(f.msg)[f.hop].port;
+    else if (ctx_->route_of(f.msg)[f.hop].port != kChosenInRouter) op = ctx_->route_of(f.msg)[f.hop].port;
+    else op = ask_routing(static_cast<int>(i), f).front().port;
     w.push_back(Wait{in_port_of(static_cast<int>(i)), static_cast<int>(i) % vcs_, f.msg,
                      iv.out < 0 ? allocation_blocker(static_cast<int>(i), f) : out_[iv.out].previous, op});
   }

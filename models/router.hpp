@@ -116,11 +116,13 @@ class Router : public sc_core::sc_module {
     int32_t out = -1;  // output VC held by the worm at the front (-1: none)
     // The front head's candidate output VCs [want_first, want_last), looked up
     // once: a blocked head retries every cycle, and its message record and
-    // route are cold in a big run.
-    int16_t want_first = -1, want_last = -1;
+    // route are cold in a big run. kNotLookedUp before that; kAskRouting for a
+    // hop an adaptive routing function chooses (asked on every try).
+    int16_t want_first = kNotLookedUp, want_last = kNotLookedUp;
   };
+  static constexpr int16_t kNotLookedUp = -1, kAskRouting = -2;
   struct Candidates {
-    int first, last;
+    int first, last;  // kAskRouting: an adaptive hop
   };
   struct OutputVC {
     // The downstream input buffer of this link VC (null for ejection channels):
@@ -147,6 +149,8 @@ class Router : public sc_core::sc_module {
   void allocate_vcs(uint64_t now);
   bool try_allocate(int in_vc, const Flit& head, uint64_t now);
   Candidates candidates(int in_vc, const Flit& head) const;
+  [[gnu::noinline]] bool allocate_adaptive(int in_vc, const Flit& head, uint64_t now);
+  const std::vector<RouteOutput>& ask_routing(int in_vc, const Flit& head) const;
   uint32_t allocation_blocker(int in_vc, const Flit& head) const;
   void allocate_switch(uint64_t now);
   bool stream_one_port(uint64_t now);

@@ -23,10 +23,11 @@ void assign_vc_classes(const Topology& topo, Route& r) {
 
 }  // namespace
 
-Route dimension_order_route(const Topology& topo, int src, int dst) {
+Route dimension_order_route(const Topology& topo, int src, int dst, const std::vector<int>& order) {
   Route r;
   int cur = src;
-  for (int d = 0; d < topo.num_dims(); ++d) {
+  for (int i = 0; i < topo.num_dims(); ++i) {
+    const int d = order.empty() ? i : order[static_cast<size_t>(i)];
     const int k = topo.radix(d);
     const int from = topo.coord(cur, d);
     const int to = topo.coord(dst, d);

@@ -1,8 +1,9 @@
 // Routes: the directed links a worm takes from its source to its destination,
 // with the virtual-channel class it must use on each hop.
 //
-// Dimension-order routing: mesh, dimension 0 first; torus, the shorter way round
-// in each dimension, ties to "+"; hypercube, e-cube (lowest differing bit first).
+// Dimension-order routing: mesh, dimension 0 first (or in a given order); torus,
+// the shorter way round in each dimension, ties to "+"; hypercube, e-cube (lowest
+// differing bit first, or in a given order).
 // On a torus the VC class is the dateline class: 0 until the worm crosses the
 // wrap-around link of the dimension it is travelling in, 1 after it; it goes back
 // to 0 when the worm turns into the next dimension. This makes dimension-order
@@ -20,11 +21,16 @@ namespace wormsim {
 struct Route {
   std::vector<int> links;           // directed link ids, in order
   std::vector<uint8_t> vc_class;    // dateline class per hop (always 0 off tori)
-  int hops() const { return static_cast<int>(links.size()); }
+  // Hops an adaptive routing function chooses in the router as the header goes
+  // (models/routing/routing_function.hpp); `links` is empty then.
+  int chosen_in_router = 0;
+  int hops() const { return links.empty() ? chosen_in_router : static_cast<int>(links.size()); }
+  bool adaptive() const { return links.empty() && chosen_in_router > 0; }
 };
 
-// Dimension-order route between two distinct nodes.
-Route dimension_order_route(const Topology& topo, int src, int dst);
+// Dimension-order route between two distinct nodes, correcting the dimensions
+// in `order` (every dimension once; empty: 0, 1, ...).
+Route dimension_order_route(const Topology& topo, int src, int dst, const std::vector<int>& order = {});
 
 // The route along an explicit list of nodes (src first, dst last). Returns false
 // and explains in *error when two consecutive nodes are not neighbours.

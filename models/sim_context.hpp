@@ -11,6 +11,7 @@
 
 #include "models/flit.hpp"
 #include "models/port_model.hpp"
+#include "models/routing/routing_function.hpp"
 #include "models/timing.hpp"
 
 namespace wormsim {
@@ -83,6 +84,10 @@ struct SimContext {
   bool dateline_classes = false;  // torus with >= 2 VCs: VC v serves class v % 2
   bool fast_paths = true;         // routers may take their streaming shortcut (same results, less work)
   bool express = false;           // worms whose header has left go to the express loop (models/express_worms.hpp)
+  // The routing function; the router asks it only for hops marked kChosenInRouter (adaptive functions).
+  const RoutingFunction* routing = nullptr;
+  bool adaptive_routing = false;
+  std::vector<RouteOutput> route_outputs;  // scratch for the router's questions to `routing`
 
   RouterScratch scratch;
   std::vector<ChannelUse>* channel_trace = nullptr;  // set when a timeline trace is requested

@@ -6,6 +6,13 @@
 
 namespace wormsim {
 
+Route message_route(const Topology& topo, const RoutingFunction& routing, const ScheduledMessage& m) {
+  if (m.route.empty()) return routing.route(m.src, m.dst);
+  Route r;
+  route_from_nodes(topo, m.route, r, nullptr);
+  return r;
+}
+
 Route message_route(const Topology& topo, const ScheduledMessage& m) {
   if (m.route.empty()) return dimension_order_route(topo, m.src, m.dst);
   Route r;
@@ -63,19 +70,24 @@ struct StepRoutes {
   std::vector<uint32_t> by_link;  // hop indices sorted by link
   bool all_dimension_order = true;
 
-  StepRoutes(const Topology& topo, const std::vector<ScheduledMessage>& msgs) {
+  std::vector<int> hop_counts;  // per message: its length (an adaptive route has no links here)
+
+  StepRoutes(const Topology& topo, const RoutingFunction& routing, const std::vector<ScheduledMessage>& msgs) {
     first.reserve(msgs.size() + 1);
+    hop_counts.reserve(msgs.size());
     for (size_t i = 0; i < msgs.size(); ++i) {
       first.push_back(links.size());
-      const Route r = message_route(topo, msgs[i]);
+      const Route r = message_route(topo, routing, msgs[i]);
       links.insert(links.end(), r.links.begin(), r.links.end());
       msg_of.insert(msg_of.end(), r.links.size(), static_cast<uint32_t>(i));
-      all_dimension_order = all_dimension_order && msgs[i].route.empty();
+      hop_counts.push_back(r.hops());
+      // A pair sharing links shares one unbroken run of them under dimension order only (count_pairs).
+      all_dimension_order = all_dimension_order && msgs[i].route.empty() && routing.routes_part_once();
     }
     first.push_back(links.size());
     by_link = sort_by_link(links);
   }
-  int hops(size_t i) const { return static_cast<int>(first[i + 1] - first[i]); }
+  int hops(size_t i) const { return hop_counts[i]; }
   // by_link[begin, end) are the hops on `link`, by message.
   std::pair<size_t, size_t> users(int link) const {
     const auto lo = std::lower_bound(by_link.begin(), by_link.end(), link,
@@ -154,11 +166,16 @@ void list_pairs(const StepRoutes& r, size_t messages, int step, size_t limit, st
 }  // namespace
 
 StaticAnalysis analyze_schedule(const Schedule& s, const Topology& topo) {
+  return analyze_schedule(s, topo, *make_routing("dimension-order", topo, 1));
+}
+
+StaticAnalysis analyze_schedule(const Schedule& s, const Topology& topo, const RoutingFunction& routing) {
   StaticAnalysis a;
   a.steps = static_cast<int>(s.steps.size());
+  a.contention_known = !routing.adaptive();
   for (int st = 0; st < a.steps; ++st) {
     const auto& msgs = s.steps[st];
-    const StepRoutes routes(topo, msgs);
+    const StepRoutes routes(topo, routing, msgs);
     int64_t step_tcd = 0;
     for (size_t i = 0; i < msgs.size(); ++i) {
       const int h = routes.hops(i);
@@ -169,6 +186,7 @@ StaticAnalysis analyze_schedule(const Schedule& s, const Topology& topo) {
     }
     a.step_tcd.push_back(step_tcd);
     a.tcd += step_tcd;
+    if (!a.contention_known) continue;
     a.contention_pairs += count_pairs(routes, topo, msgs.size());
     list_pairs(routes, msgs.size(), st, StaticAnalysis::kMaxListedContentionPairs, a.contention);
   }

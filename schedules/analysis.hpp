@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "models/routing.hpp"
+#include "models/routing/routing_function.hpp"
 #include "models/topology.hpp"
 #include "schedules/schedule.hpp"
 
@@ -35,13 +36,20 @@ struct StaticAnalysis {
   static constexpr size_t kMaxListedContentionPairs = 1000;
   std::vector<ContentionPair> contention;
   int64_t contention_pairs = 0;
+  // False under an adaptive routing function: which links a message takes is
+  // decided in the routers, so only a run (links.csv, routes.csv) can tell.
+  bool contention_known = true;
   int64_t step_contention_pairs() const { return contention_pairs; }
 };
 
-// The route a message takes: its explicit route if it has one, else dimension order.
+// The route a message takes: its explicit route if it has one, else the
+// routing function's (an adaptive function's: only its length), or dimension order.
+Route message_route(const Topology& topo, const RoutingFunction& routing, const ScheduledMessage& m);
 Route message_route(const Topology& topo, const ScheduledMessage& m);
 
-// Analyses a structurally valid schedule (see validator.hpp) on its topology.
+// Analyses a structurally valid schedule (see validator.hpp) on its topology,
+// under a routing function (default: dimension order).
+StaticAnalysis analyze_schedule(const Schedule& schedule, const Topology& topo, const RoutingFunction& routing);
 StaticAnalysis analyze_schedule(const Schedule& schedule, const Topology& topo);
 
 }  // namespace wormsim

@@ -79,15 +79,20 @@ void check_broadcast(const Schedule& s, const Topology& topo, Diagnostics& diag)
     diag.error("broadcast", std::to_string(never) + " node(s) never informed: " + first + (never > 8 ? ", ..." : ""));
 }
 
-void check_ports(const Schedule& s, const Topology& topo, const PortModel& ports, Diagnostics& diag) {
+void check_ports(const Schedule& s, const Topology& topo, const PortModel& ports, const std::string& routing,
+                 Diagnostics& diag) {
+  // A routing function refused on this network is reported elsewhere; dimension order stands in for it here.
+  constexpr int kAnyVcs = 16;
+  const auto route_fn =
+      make_routing(check_routing(routing, topo.spec(), kAnyVcs).empty() ? routing : "dimension-order", topo, kAnyVcs);
   for (size_t st = 0; st < s.steps.size(); ++st) {
     std::unordered_map<int, int> sends;
     std::unordered_map<int, int> first_links;  // all-port: a node's channel is tied to its first link
     for (const auto& m : s.steps[st]) {
       ++sends[m.src];
       if (ports.kind != PortKind::AllPort || m.src == m.dst) continue;
-      const Route r = message_route(topo, m);
-      if (r.hops() > 0 && ++first_links[r.links[0]] == 2)
+      const Route r = message_route(topo, *route_fn, m);
+      if (!r.links.empty() && ++first_links[r.links[0]] == 2)
         diag.warning("step " + std::to_string(st + 1),
                      topo.node_name(m.src) + " starts two messages on the same link in one step; the all-port "
                                              "model gives each link one injection channel, so they will be serialised");
@@ -104,16 +109,18 @@ void check_ports(const Schedule& s, const Topology& topo, const PortModel& ports
 
 }  // namespace
 
-void validate_schedule(const Schedule& s, const TopologySpec& network, const PortModel& ports, Diagnostics& diag) {
+void validate_schedule(const Schedule& s, const TopologySpec& network, const PortModel& ports, Diagnostics& diag,
+                       const std::string& routing) {
   if (s.topology != network) {
     diag.error("field \"topology\"", "schedule is for " + s.topology.describe() + " but the network is " +
                                          network.describe());
     return;
   }
-  validate_schedule(s, Topology(network), ports, diag);
+  validate_schedule(s, Topology(network), ports, diag, routing);
 }
 
-void validate_schedule(const Schedule& s, const Topology& topo, const PortModel& ports, Diagnostics& diag) {
+void validate_schedule(const Schedule& s, const Topology& topo, const PortModel& ports, Diagnostics& diag,
+                       const std::string& routing) {
   if (s.topology != topo.spec()) {
     diag.error("field \"topology\"", "schedule is for " + s.topology.describe() + " but the network is " +
                                          topo.spec().describe());
@@ -122,7 +129,7 @@ void validate_schedule(const Schedule& s, const Topology& topo, const PortModel&
   check_basic(s, topo, diag);
   check_packets(s, topo, diag);
   check_broadcast(s, topo, diag);
-  check_ports(s, topo, ports, diag);
+  check_ports(s, topo, ports, routing, diag);
 }
 
 }  // namespace wormsim

@@ -5,6 +5,8 @@
 // simulator serialises them; an error with --strict).
 #pragma once
 
+#include <string>
+
 #include "models/port_model.hpp"
 #include "models/topology.hpp"
 #include "schedules/diagnostics.hpp"
@@ -13,10 +15,12 @@
 namespace wormsim {
 
 // `network` is the topology the run uses; a schedule written for another one is an error.
+// `routing` (network.routing) routes the messages without an explicit route for the all-port check.
 void validate_schedule(const Schedule& schedule, const TopologySpec& network, const PortModel& ports,
-                       Diagnostics& diag);
+                       Diagnostics& diag, const std::string& routing = "dimension-order");
 // The same on a topology already built for the schedule (`network.spec()` is
 // the network the run uses).
-void validate_schedule(const Schedule& schedule, const Topology& network, const PortModel& ports, Diagnostics& diag);
+void validate_schedule(const Schedule& schedule, const Topology& network, const PortModel& ports, Diagnostics& diag,
+                       const std::string& routing = "dimension-order");
 
 }  // namespace wormsim

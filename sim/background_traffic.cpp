@@ -115,7 +115,7 @@ void BackgroundTraffic::after_routers(Network& net, uint64_t now) {
     const int dst = destination(src);
     const int flits = length();
     if (dst != src) {
-      const uint32_t id = net.add_message(src, dst, dimension_order_route(topo_, src, dst), flits, -1);
+      const uint32_t id = net.add_message(src, dst, net.routing().route(src, dst), flits, -1);
       net.release(id, now);
       ++generated_;
     }

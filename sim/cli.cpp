@@ -92,7 +92,7 @@ int dispatch(int argc, char** argv) {
 
   RunOptions run;
   auto* run_cmd = app.add_subcommand("run", "Simulate a config; writes summary.json, messages.csv, links.csv, "
-                                            "steps.csv to the output folder and prints a summary");
+                                            "steps.csv, routes.csv to the output folder and prints a summary");
   run_cmd->add_option("config", run.config_path, "YAML config file (see docs/config-reference.md)")->required();
   run_cmd->add_option("--set", run.overrides, "Override a config key: key.path=value (YAML value), repeatable");
   run_cmd->add_option("--out", run.out_dir, "Output folder (overrides output.dir)");
@@ -125,8 +125,9 @@ int dispatch(int argc, char** argv) {
   check_cmd->add_option("--port-model", chk.port_model, "Port model for the port-model check (default one-port)");
   check_cmd->add_flag("--json", chk.json, "Print one JSON object (steps, messages, tcd, step_contention_pairs, ...)");
   check_cmd->add_flag("--strict", chk.strict, "Treat warnings as errors");
-  check_cmd->add_option("--routing", "Routing used for messages without a route (only dimension-order)")
-      ->check(CLI::IsMember({"dimension-order"}));
+  check_cmd->add_option("--routing", chk.routing,
+                        "Routing function for messages without a route (network.routing values; default "
+                        "dimension-order). Adaptive ones: static step contention cannot be known");
 
   GenerateOptions gen;
   auto* gen_cmd = sched_cmd->add_subcommand("generate", "Write the schedule of a published algorithm");

@@ -1,5 +1,7 @@
 #include "sim/config.hpp"
 
+#include "models/routing/routing_function.hpp"
+
 #include <filesystem>
 #include <set>
 #include <sstream>
@@ -210,12 +212,16 @@ void read_network(const YAML::Node& n, Config& c, const Reader& r) {
     r.fail("network.ports", "missing: port_model k-port needs ports: K (or write port_model: K-port)", n["port_model"]);
   }
   check_router_ports(n, c, r);
-  if (n["routing"]) {
-    c.routing = r.string(n["routing"], "network.routing");
-    if (c.routing != "dimension-order")
-      r.fail("network.routing", "expected dimension-order (explicit per-message routes go in the schedule), got \"" +
-                                    c.routing + "\"", n["routing"]);
-  }
+  if (n["routing"]) c.routing = r.string(n["routing"], "network.routing");
+  // Refused unless deadlock-free on this network with these VCs (models/routing/routing_function.hpp).
+  const std::string why = check_routing(c.routing, c.topology, c.vcs);
+  if (!why.empty()) r.fail(n["routing"] ? "network.routing" : "network.vcs", why, n["routing"] ? n["routing"] : n["vcs"]);
+  const RoutingInfo* routing = find_routing(c.routing);
+  if (routing->adaptive && c.ports.kind == PortKind::AllPort)
+    r.fail("network.routing",
+           c.routing + " chooses each hop in the router, but all-port injection ties a message to its first hop's "
+                       "channel before it starts; use one-port or k-port with an adaptive routing function",
+           n["routing"]);
 }
 
 void read_timing(const YAML::Node& n, Config& c, const Reader& r) {

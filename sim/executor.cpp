@@ -25,7 +25,7 @@ ScheduleExecutor::ScheduleExecutor(const Schedule& s, Network& net, ExecutionMod
   for (size_t st = 0; st < s.steps.size(); ++st) {
     step_first_.push_back(total_);
     for (const auto& m : s.steps[st]) {
-      const uint32_t id = net.add_message(m.src, m.dst, message_route(net.topology(), m),
+      const uint32_t id = net.add_message(m.src, m.dst, message_route(net.topology(), net.routing(), m),
                                           static_cast<uint32_t>(s.message_flits(m)), static_cast<int>(st));
       packet_.push_back(m.packet);
       sends_[m.src].push_back(id);

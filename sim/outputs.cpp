@@ -1,5 +1,6 @@
 #include "sim/outputs.hpp"
 
+#include <charconv>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -193,6 +194,46 @@ std::string messages_csv(const RunReport& rep) {
   return os.str();
 }
 
+namespace {
+void append_number(std::string& out, long long v) {
+  char buf[24];
+  const auto end = std::to_chars(buf, buf + sizeof buf, v).ptr;
+  out.append(buf, end);
+}
+}  // namespace
+
+// Each message's hops as its routers and its links, space-separated: as far as
+// its header got for a message still under way when an adaptive run stopped.
+std::string routes_csv(const RunReport& rep) {
+  const SimContext& ctx = rep.network->context();
+  const Topology& topo = rep.network->topology();
+  std::string out = "id,route,links\n";
+  out.reserve(out.size() + ctx.hops.size() * 12 + ctx.msgs.size() * 12);
+  std::vector<int> links;
+  for (size_t id = 0; id < ctx.msgs.size(); ++id) {
+    const MessageRecord& m = ctx.msgs[id];
+    const RouteHop* route = ctx.route_of(static_cast<uint32_t>(id));
+    links.clear();
+    int node = m.src;
+    append_number(out, static_cast<long long>(id));
+    out += ',';
+    append_number(out, node);
+    for (int h = 0; h < m.hops && route[h].port != kChosenInRouter; ++h) {
+      links.push_back(topo.link_id(node, route[h].port));
+      node = topo.link_dst(links.back());
+      out += ' ';
+      append_number(out, node);
+    }
+    out += ',';
+    for (size_t i = 0; i < links.size(); ++i) {
+      if (i) out += ' ';
+      append_number(out, links[i]);
+    }
+    out += '\n';
+  }
+  return out;
+}
+
 std::string links_csv(const RunReport& rep) {
   const Network& net = *rep.network;
   const Topology& topo = net.topology();
@@ -248,6 +289,7 @@ void write_csv_outputs(OutputSet& set, const RunReport& rep) {
   set.add("messages.csv", messages_csv(rep));
   set.add("links.csv", links_csv(rep));
   set.add("steps.csv", steps_csv(rep));
+  set.add("routes.csv", routes_csv(rep));
 }
 
 std::string human_summary(const RunReport& rep, const std::string& dir, const std::vector<OutputFile>& files) {

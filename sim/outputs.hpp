@@ -1,5 +1,5 @@
 // The files a run leaves in its output folder (docs/metrics.md lists every
-// column): summary.json, messages.csv, links.csv, steps.csv, written as one set
+// column): summary.json, messages.csv, links.csv, steps.csv, routes.csv, written as one set
 // (sim/output_set.hpp): summary.json last, with the size and CRC-32 of the others.
 #pragma once
 
@@ -40,8 +40,9 @@ std::string summary_json(const RunReport& report);
 std::string messages_csv(const RunReport& report);
 std::string links_csv(const RunReport& report);
 std::string steps_csv(const RunReport& report);
+std::string routes_csv(const RunReport& report);
 
-// Writes messages.csv, links.csv and steps.csv into the set (after begin()).
+// Writes messages.csv, links.csv, steps.csv and routes.csv into the set (after begin()).
 // Throws std::runtime_error.
 void write_csv_outputs(OutputSet& set, const RunReport& report);
 

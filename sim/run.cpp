@@ -72,7 +72,7 @@ std::vector<std::string> setting_warnings(const Config& cfg) {
                 " is less than the credit round trip (router_delay + link_delay + credit_delay = " +
                 std::to_string(cfg.timing.credit_round_trip()) +
                 "): worms cannot stream at one flit per cycle and latencies exceed the timing contract");
-  if (cfg.topology.kind == TopologyKind::Torus && cfg.vcs < 2)
+  if (cfg.topology.kind == TopologyKind::Torus && cfg.vcs < 2 && find_routing(cfg.routing)->name == "dimension-order")
     w.push_back("a torus with one virtual channel has no dateline pair: dimension-order routing can deadlock");
   return w;
 }
@@ -167,7 +167,7 @@ bool prepare_schedule(const Config& cfg, Schedule& s, Diagnostics& diag) {
     for (auto& step : s.steps)
       for (auto& m : step) m.flits = 0;
   }
-  validate_schedule(s, cfg.topology, cfg.ports, diag);
+  validate_schedule(s, cfg.topology, cfg.ports, diag, cfg.routing);
   if (cfg.strict) diag.promote_warnings();
   return !diag.has_errors();
 }
@@ -239,6 +239,7 @@ int run_command(const RunOptions& opts) {
   np.max_cycles = cfg.max_cycles;
   np.watchdog_cycles = cfg.watchdog_cycles;
   np.fast_paths = cfg.fast_paths;
+  np.routing = cfg.routing;
   const auto t_elab = Clock::now();
   if (trace == TraceKind::Vcd && topo.num_links() > kMaxVcdLinks) {
     std::cerr << "error: " << cfg.path << ": output.trace: vcd traces are for small networks (at most " << kMaxVcdLinks

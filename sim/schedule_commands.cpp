@@ -74,6 +74,9 @@ int generator_inputs(const GenerateOptions& o, GeneratorOutput output, TopologyS
 
 // --- schedule check ---------------------------------------------------------
 
+// Routing functions are checked here with as many VCs as a run may have (network.vcs at most 16).
+constexpr int kMaxVcsForCheck = 16;
+
 int schedule_check(const CheckOptions& o) {
   Schedule s;
   Diagnostics diag(o.file);
@@ -82,16 +85,26 @@ int schedule_check(const CheckOptions& o) {
     std::cerr << "error: --port-model: expected one-port, all-port or N-port (e.g. 2-port), got \"" << o.port_model << "\"\n";
     return kExitUsage;
   }
+  if (!find_routing(o.routing)) {
+    std::cerr << "error: --routing: " << check_routing(o.routing, TopologySpec{}, 1) << "\n";
+    return kExitUsage;
+  }
   std::unique_ptr<Topology> net;
   if (load_schedule_file(o.file, s, diag, schedule_memory_check(ScheduleCommand::Check))) {
     net = std::make_unique<Topology>(s.topology);
-    validate_schedule(s, *net, pm, diag);
+    validate_schedule(s, *net, pm, diag, o.routing);
   }
   if (o.strict) diag.promote_warnings();
   if (!diag.items().empty()) std::cerr << diag.format();
   if (diag.has_errors()) return kExitInputError;
   const Topology& topo = *net;
-  const StaticAnalysis a = analyze_schedule(s, topo);
+  // VCs are a run's setting: here only the topology and option can be refused.
+  const std::string refused = check_routing(o.routing, topo.spec(), kMaxVcsForCheck);
+  if (!refused.empty()) {
+    std::cerr << "error: --routing: " << refused << "\n";
+    return kExitInputError;
+  }
+  const StaticAnalysis a = analyze_schedule(s, topo, *make_routing(o.routing, topo, kMaxVcsForCheck));
   const int64_t port_violations = diag.warnings();
   if (o.json) {
     nlohmann::ordered_json j{{"file", o.file},
@@ -107,7 +120,9 @@ int schedule_check(const CheckOptions& o) {
                              {"lower_bound_steps", a.lower_bound_steps},
                              {"port_model", pm.describe()},
                              {"port_model_violations", port_violations},
-                             {"step_contention_pairs", a.step_contention_pairs()},
+                             {"routing", o.routing},
+                             {"step_contention_pairs",
+                              a.contention_known ? nlohmann::ordered_json(a.step_contention_pairs()) : nullptr},
                              {"step_tcd", a.step_tcd}};
     nlohmann::ordered_json pairs = nlohmann::ordered_json::array();
     for (const auto& p : a.contention)
@@ -126,7 +141,12 @@ int schedule_check(const CheckOptions& o) {
             << "TCD:                   " << a.tcd << " hops\n"
             << "hops per message:      max " << a.max_hops << ", mean " << a.mean_hops << "\n"
             << "port-model violations: " << port_violations << " (" << pm.describe() << ")\n"
-            << "step contention:       " << a.step_contention_pairs() << " pair(s) of same-step messages share a link\n";
+            << "step contention:       ";
+  if (a.contention_known)
+    std::cout << a.step_contention_pairs() << " pair(s) of same-step messages share a link\n";
+  else
+    std::cout << "cannot be known statically: " << o.routing
+              << " is adaptive, the routers choose each hop at run time (run it: links.csv and routes.csv tell)\n";
   for (size_t i = 0; i < a.contention.size() && i < 20; ++i) {
     const auto& p = a.contention[i];
     std::cout << "  step " << p.step + 1 << ": messages " << p.first + 1 << " and " << p.second + 1 << " share "

@@ -11,6 +11,7 @@ namespace wormsim {
 struct CheckOptions {
   std::string file;
   std::string port_model = "one-port";
+  std::string routing = "dimension-order";  // for messages without an explicit route
   bool json = false;
   bool strict = false;
 };

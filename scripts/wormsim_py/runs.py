@@ -32,7 +32,7 @@ class Run:
     def __init__(self, path):
         p = os.fspath(path)
         self.path = p
-        self._messages = self._summary = self._links = self._steps = None
+        self._messages = self._summary = self._links = self._steps = self._routes = None
         if os.path.isdir(p):
             self.folder = p
             self.messages_path = os.path.join(p, "messages.csv")
@@ -75,6 +75,15 @@ class Run:
             if os.path.exists(f):
                 self._links = read_links(f)
         return self._links
+
+    @property
+    def routes(self):
+        """routes.csv (id, route, links: space-separated node and link ids), or None."""
+        if self._routes is None and self.folder:
+            f = self._file("routes.csv")
+            if os.path.exists(f):
+                self._routes = read_routes(f)
+        return self._routes
 
     @property
     def steps(self):
@@ -171,6 +180,10 @@ def read_links(path):
                      ("link", "src", "dst", "dim", "dir", "wrap", "busy_cycles", "utilisation"))
 
 
+def read_routes(path):
+    return _read_csv(path, ("id",), ("route", "links"), ("id", "route", "links"))
+
+
 def read_steps(path):
     return _read_csv(path, STEP_INT_COLUMNS, (), ("step", "start", "end", "duration"))
 
@@ -208,89 +221,39 @@ def coords(node, dims):
     return c
 
 
-def node_id(c, dims):
-    i, mul = 0, 1
-    for x, d in zip(c, dims):
-        i += x * mul
-        mul *= d
-    return i
-
-
-def dor_route(topology, dims, src, dst):
-    """Dimension-order route as [(from_node, dim, dir)], as models/routing.cpp builds it
-    (torus: the shorter way round, ties "+"; hypercube: bits from 0 up, dir 1 sets the bit)."""
-    links = []
-    if topology == "hypercube":
-        cur = src
-        for d in range(dims[0]):
-            bit = 1 << d
-            if (cur ^ dst) & bit:
-                links.append((cur, d, 1 if dst & bit else -1))
-                cur ^= bit
-        return links
-    torus = topology in ("torus", "ring")
-    cur = coords(src, dims)
-    to = coords(dst, dims)
-    for d, k in enumerate(dims):
-        if cur[d] == to[d]:
-            continue
-        if torus:
-            plus = (to[d] - cur[d]) % k
-            minus = k - plus
-            direction, steps = (1, plus) if plus <= minus else (-1, minus)
-        else:
-            direction = 1 if to[d] > cur[d] else -1
-            steps = abs(to[d] - cur[d])
-        for _ in range(steps):
-            links.append((node_id(cur, dims), d, direction))
-            cur[d] = (cur[d] + direction) % k
-    return links
-
-
 class NotDerivable(Exception):
     pass
 
 
 def per_step_link_busy(run):
-    """Busy cycles per (step, link id) derived from messages.csv by dimension-order routing.
+    """Busy cycles per (step, link id): each message's flits on the links routes.csv says it took.
 
-    Exact when every message followed its dimension-order route (checked: each message's hops
-    must equal its route length and the steps' sum must equal links.csv where there is no
-    background traffic). Raises NotDerivable when the run's messages used explicit routes.
+    Exact for completed runs (checked: the steps' sum must equal links.csv); an undelivered worm
+    carried only some of its flits. Raises NotDerivable when the run has no routes.csv (written by
+    a wormsim before routes were outputs) or the sums do not match.
     Returns a DataFrame with columns step, link, busy_cycles (background traffic: step -1).
     """
-    net = run.network()
     links = run.links
-    if net is None or links is None:
-        raise NotDerivable(f"{run.path}: needs summary.json and links.csv next to messages.csv")
-    topology, dims = net
-    key_to_link = {(int(r.src), int(r.dim), int(r.dir)): int(r.link)
-                   for r in links[["src", "dim", "dir", "link"]].itertuples(index=False)}
-    msgs = run.messages
+    routes = run.routes
+    if links is None or routes is None:
+        raise NotDerivable(f"{run.path}: needs links.csv and routes.csv next to messages.csv "
+                           f"(a run by a wormsim that records routes)")
+    msgs = run.messages.merge(routes[["id", "links"]], on="id", how="left", validate="one_to_one")
     acc = {}
-    for m in msgs[["id", "step", "src", "dst", "hops", "inject", "flits"]].itertuples(index=False):
+    for m in msgs[["id", "step", "inject", "flits", "links"]].itertuples(index=False):
         if pd.isna(m.inject):
             continue  # never injected: carried no flit
-        route = dor_route(topology, dims, int(m.src), int(m.dst))
-        if len(route) != int(m.hops):
-            raise NotDerivable(
-                f"{run.path}: message {int(m.id)} ({int(m.src)} -> {int(m.dst)}) has {int(m.hops)} hops but its "
-                f"dimension-order route has {len(route)}: the schedule uses explicit routes, so per-step "
-                f"link loads cannot be derived from messages.csv (use the per-run map)")
-        for hop in route:
-            link = key_to_link.get(hop)
-            if link is None:
-                raise NotDerivable(f"{run.path}: message {int(m.id)}: link {hop} not in links.csv")
-            k = (int(m.step), link)
+        if not isinstance(m.links, str):
+            raise NotDerivable(f"{run.path}: message {int(m.id)} is missing from routes.csv")
+        for link in m.links.split():
+            k = (int(m.step), int(link))
             acc[k] = acc.get(k, 0) + int(m.flits)
     df = pd.DataFrame([(s, l, b) for (s, l), b in sorted(acc.items())], columns=["step", "link", "busy_cycles"])
-    # undelivered worms carry only some of their flits: the derivation is exact for completed runs
     if (run.summary or {}).get("status") == "completed":
         total = df.groupby("link")["busy_cycles"].sum()
         ref = links.set_index("link")["busy_cycles"]
         ref = ref[ref > 0]
         if not total.reindex(ref.index, fill_value=0).astype(int).equals(ref.astype(int)) or \
                 int(total.sum()) != int(ref.sum()):
-            raise NotDerivable(f"{run.path}: link loads derived from messages.csv do not add up to links.csv "
-                               f"(messages did not follow dimension-order routes)")
+            raise NotDerivable(f"{run.path}: link loads from routes.csv do not add up to links.csv")
     return df

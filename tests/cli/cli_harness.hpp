@@ -243,7 +243,7 @@ inline std::vector<std::string> lines(const std::string& text) {
 }
 
 inline const std::vector<std::string>& output_files() {
-  static const std::vector<std::string> files{"summary.json", "messages.csv", "links.csv", "steps.csv"};
+  static const std::vector<std::string> files{"summary.json", "messages.csv", "links.csv", "steps.csv", "routes.csv"};
   return files;
 }
 

@@ -89,9 +89,9 @@ TEST(OutputSet, ManifestListsEveryFileWithItsSizeAndCrc) {
   const nlohmann::ordered_json s = nlohmann::ordered_json::parse(read_file(tmp / "o" / "summary.json"));
   std::vector<std::string> names;
   for (const auto& [name, f] : s["outputs"].items()) names.push_back(name);
-  EXPECT_EQ(names, (std::vector<std::string>{"messages.csv", "links.csv", "steps.csv"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"messages.csv", "links.csv", "steps.csv", "routes.csv"}));
   // The lock is gone with the run: the folder holds the outputs alone.
-  EXPECT_EQ(std::distance(fs::directory_iterator(tmp / "o"), fs::directory_iterator{}), 4);
+  EXPECT_EQ(std::distance(fs::directory_iterator(tmp / "o"), fs::directory_iterator{}), 5);
 }
 
 TEST(OutputSet, ATraceIsPartOfTheSetAndAStaleOneIsRemoved) {
@@ -105,7 +105,7 @@ TEST(OutputSet, ATraceIsPartOfTheSetAndAStaleOneIsRemoved) {
   const Result r = run_wormsim({"run", default_config().string(), "--out", (tmp / "o").string()}, tmp.path());
   EXPECT_EXIT_CODE(r, 0);
   EXPECT_FALSE(fs::exists(tmp / "o" / "trace.json"));
-  EXPECT_CONTAINS(r.out, "/o/{summary.json,messages.csv,links.csv,steps.csv}\n");
+  EXPECT_CONTAINS(r.out, "/o/{summary.json,messages.csv,links.csv,steps.csv,routes.csv}\n");
   EXPECT_EQ(set_state(tmp / "o"), "consistent");
 }
 

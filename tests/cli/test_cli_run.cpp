@@ -70,11 +70,11 @@ TEST(CliRun, DefaultConfigRunsAndWritesFourFiles) {
   EXPECT_CONTAINS(r.out, "completion:  72 cycles\n");
   EXPECT_CONTAINS(r.out, "TCD:         15 hops");
   EXPECT_CONTAINS(r.out, "(4 steps, 15 messages)");
-  EXPECT_CONTAINS(r.out, out.string() + "/{summary.json,messages.csv,links.csv,steps.csv}");
+  EXPECT_CONTAINS(r.out, out.string() + "/{summary.json,messages.csv,links.csv,steps.csv,routes.csv}");
   EXPECT_EQ(r.err, "");  // default log level is warn and the default config has nothing to warn about
   for (const auto& f : output_files()) EXPECT_TRUE(fs::is_regular_file(out / f)) << f;
   // No temporary files left behind by the atomic writes.
-  EXPECT_EQ(std::distance(fs::directory_iterator(out), fs::directory_iterator{}), 4);
+  EXPECT_EQ(std::distance(fs::directory_iterator(out), fs::directory_iterator{}), 5);
 }
 
 TEST(CliRun, DefaultSummaryJsonContents) {
@@ -412,6 +412,20 @@ TEST(CliRun, FastPathsChangeNothing) {
       {kDefault, "--set", "schedule={algorithm: eye, source: eye, mode: barrier, flits: 9}", "--set",
        "network.dims=[8,8]", "--set", "timing.router_delay=2", "--set", "timing.link_delay=2", "--set",
        "network.buffer_flits=7"},
+      // Adaptive routing functions (models/routing/): hops chosen in the router, no express worms.
+      {kDefault, "--set", "schedule={algorithm: eye, source: eye, mode: eager, flits: 12}", "--set",
+       "network.dims=[8,8]", "--set", "network.routing=west-first", "--set",
+       "traffic={pattern: transpose, rate: 0.04, flits: 5, cycles: 500}"},
+      {kDefault, "--set", "schedule=null", "--set", "network.dims=[8,8]", "--set", "network.routing=odd-even", "--set",
+       "network.buffer_flits=2", "--set", "traffic={pattern: uniform, rate: 0.05, flits: 7, cycles: 600}"},
+      {kDefault, "--set", "schedule={algorithm: binomial, source: 0, mode: eager}", "--set", "network.topology=torus",
+       "--set", "network.dims=[8,8]", "--set", "network.vcs=3", "--set", "network.routing=minimal-adaptive", "--set",
+       "network.buffer_flits=2", "--set", "traffic={pattern: bit-complement, rate: 0.03, flits: 6, cycles: 500}"},
+      {kDefault, "--set", "schedule={algorithm: multinode-broadcast, mode: eager, flits: 4}", "--set",
+       "network.topology=hypercube", "--set", "network.dims=[5]", "--set", "network.port_model=2-port", "--set",
+       "network.routing=negative-first", "--set", "network.buffer_flits=1"},
+      {kDefault, "--set", "schedule={algorithm: eye, source: eye, mode: eager, flits: 10}", "--set",
+       "network.dims=[8,8]", "--set", "network.routing=dimension-order:yx"},
   };
   TempDir tmp;
   for (size_t c = 0; c < cases.size(); ++c) {

@@ -7,7 +7,7 @@ import matplotlib.image as mpimg
 import pytest
 
 from conftest import REPO, inproc, run_wormsim, script
-from wormsim_py.runs import NotDerivable, Run, dor_route, per_step_link_busy
+from wormsim_py.runs import NotDerivable, Run, per_step_link_busy
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -82,30 +82,25 @@ def test_per_step_derivation_adds_up_to_links_csv(runs, name):
     assert steps - {-1} <= set(range(run.summary["schedule"]["steps"]))
 
 
-def test_dor_route_matches_the_simulator_conventions():
-    # mesh: x first, then y
-    assert dor_route("mesh", [4, 4], 0, 5) == [(0, 0, 1), (1, 1, 1)]
-    # torus: the shorter way round (wrap), ties go "+"
-    assert dor_route("torus", [4, 4], 0, 3) == [(0, 0, -1)]
-    assert dor_route("torus", [4, 4], 0, 2) == [(0, 0, 1), (1, 0, 1)]
-    # hypercube: bit 0 first; dir 1 sets a bit, -1 clears it
-    assert dor_route("hypercube", [3], 0b101, 0b011) == [(0b101, 1, 1), (0b111, 2, -1)]
-
-
-def test_explicit_routes_are_detected(tmp_path, wormsim):
-    # y-first route: same length as the dimension-order one, different links
+def test_explicit_routes_come_from_routes_csv(tmp_path, wormsim):
+    # y-first route: same length as the dimension-order one, different links; routes.csv has the links taken
     sched = tmp_path / "yfirst.json"
     sched.write_text(json.dumps({
         "wormsim_schedule": 1, "name": "y-first", "topology": {"kind": "mesh", "dims": [4, 4]}, "flits": 4,
         "steps": [[{"src": [0, 0], "dst": [1, 1], "route": [[0, 0], [0, 1], [1, 1]]}]]}))
     run_wormsim(wormsim, tmp_path / "r", f"schedule.file={sched}")
+    run = Run(tmp_path / "r")
+    assert run.routes["route"].tolist() == ["0 4 5"]
+    busy = per_step_link_busy(run)
+    links = run.links.set_index("link")
+    assert [(int(links.loc[l, "src"]), int(links.loc[l, "dst"])) for l in busy["link"]] == [(0, 4), (4, 5)]
+    assert busy["busy_cycles"].tolist() == [4, 4]
+    script("plot.py", "links", tmp_path / "r", "--per-step", "-o", tmp_path / "r.png", check=0)
+    check_png(tmp_path / "r.png")
+    # a run folder without routes.csv (an older wormsim's) has no per-step maps
+    (tmp_path / "r" / "routes.csv").unlink()
     with pytest.raises(NotDerivable):
         per_step_link_busy(Run(tmp_path / "r"))
-    proc = inproc("plot.py", "links", tmp_path / "r", "--per-step")
-    assert proc.returncode == 1 and "per-step maps not available" in proc.stderr
-    # the per-run map (from links.csv) still works
-    script("plot.py", "links", tmp_path / "r", "-o", tmp_path / "r.png", check=0)
-    check_png(tmp_path / "r.png")
 
 
 def test_heat_map_refuses_other_shapes(runs):
