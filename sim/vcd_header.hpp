@@ -9,8 +9,8 @@ namespace wormsim {
 
 // Overwrites the text of the first $date ... $end block of the VCD at `path`
 // with spaces, in place (same length: the rest of the file is not rewritten).
-// Returns false, with the reason in *why, if the file cannot be read or written;
-// a file without a $date block is left as it is.
-bool blank_vcd_date(const std::string& path, std::string* why);
+// Throws std::system_error if the file cannot be read or written; a file
+// without a $date block is left as it is.
+void blank_vcd_date(const std::string& path);
 
 }  // namespace wormsim
