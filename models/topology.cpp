@@ -5,6 +5,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "models/limits.hpp"
+
 namespace wormsim {
 
 std::string to_string(TopologyKind kind) {
@@ -34,10 +36,6 @@ std::string TopologySpec::describe() const {
   }
   return os.str();
 }
-
-// Largest network we agree to build: beyond this the per-node state alone
-// would not fit the machines this runs on.
-static constexpr long long kMaxNodes = 1LL << 24;
 
 long long Topology::validate(const TopologySpec& spec) {
   if (spec.dims.empty()) throw std::invalid_argument("dims must list at least one dimension");
