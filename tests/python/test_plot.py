@@ -97,7 +97,10 @@ def test_explicit_routes_come_from_routes_csv(tmp_path, wormsim):
     assert busy["busy_cycles"].tolist() == [4, 4]
     script("plot.py", "links", tmp_path / "r", "--per-step", "-o", tmp_path / "r.png", check=0)
     check_png(tmp_path / "r.png")
-    # a run folder without routes.csv (an older wormsim's) has no per-step maps
+    # a run folder without routes.csv (an older wormsim's, whose manifest does not list it) has no per-step maps
+    summary = json.loads((tmp_path / "r" / "summary.json").read_text())
+    del summary["outputs"]["routes.csv"]
+    (tmp_path / "r" / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     (tmp_path / "r" / "routes.csv").unlink()
     with pytest.raises(NotDerivable):
         per_step_link_busy(Run(tmp_path / "r"))
