@@ -163,7 +163,9 @@ TEST(CliRouting, EveryFunctionDeliversHeavyTrafficOnMinimalRoutesItAllows) {
           ASSERT_TRUE(c.rule(in, l, nodes[h] % c.dims[0])) << "forbidden turn at node " << nodes[h] << ", message " << m;
         }
       }
-      if (c.rule) EXPECT_GT(turns, 100u);
+      if (c.rule) {
+        EXPECT_GT(turns, 100u);
+      }
     }
   }
 }
