@@ -78,7 +78,7 @@ class Run:
 
     @property
     def routes(self):
-        """routes.csv (id, route, links: space-separated node and link ids), or None."""
+        """routes.csv (id, links: the space-separated links.csv ids each message took), or None."""
         if self._routes is None and self.folder:
             f = self._file("routes.csv")
             if os.path.exists(f):
@@ -181,7 +181,7 @@ def read_links(path):
 
 
 def read_routes(path):
-    return _read_csv(path, ("id",), ("route", "links"), ("id", "route", "links"))
+    return _read_csv(path, ("id",), ("links",), ("id", "links"))
 
 
 def read_steps(path):
