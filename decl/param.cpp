@@ -175,9 +175,9 @@ std::string params_text() {
     for (const ParamDecl& d : s->params) {
       os << "  " << s->path << "." << d.key << "  " << d.shown_type();
       const std::string range = d.shown_range();
-      if (!range.empty()) os << " " << range;
-      os << ", default " << d.shown_default();
-      if (!d.unit.empty()) os << ", in " << d.unit;
+      if (!range.empty()) os << "; range " << range;
+      os << "; default " << d.shown_default();
+      if (!d.unit.empty()) os << "; unit " << d.unit;
       os << "\n      " << d.description << "\n";
     }
   }

@@ -86,7 +86,7 @@ std::string stats_text() {
     os << t->where() << " (" << t->presence << "): " << t->summary << "\n";
     for (const StatDecl& s : t->stats) {
       os << "  " << s.name << "  " << to_string(s.type);
-      if (!s.unit.empty()) os << ", in " << s.unit;
+      if (!s.unit.empty()) os << "; unit " << s.unit;
       os << "\n      " << s.description << "\n";
     }
   }

@@ -110,7 +110,7 @@ int dispatch(int argc, char** argv) {
       ->check(CLI::IsMember({"none", "perfetto", "vcd"}));
 
   RunOptions cfg_check;
-  auto* config_cmd = app.add_subcommand("config", "Check configs without simulating");
+  auto* config_cmd = app.add_subcommand("config", "Check configs without simulating, or list every config key");
   config_cmd->require_subcommand(1);
   auto* config_check_cmd = config_cmd->add_subcommand(
       "check", "Check a config (with --set overrides) as `run` would before simulating: the keys, the traffic, the "
