@@ -1,4 +1,5 @@
 #include "sim/run.hpp"
+#include "sim/vcd_header.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -120,6 +121,9 @@ void write_vcd_trace(OutputSet& outputs, sc_core::sc_trace_file* vcd, const std:
   sc_core::sc_close_vcd_trace_file(vcd);
   std::error_code ec;
   if (std::filesystem::exists(written, ec)) {
+    std::string why;
+    if (!blank_vcd_date(written, &why))
+      std::cerr << "warning: trace.vcd: cannot blank the date SystemC wrote into it: " << why << "\n";
     outputs.adopt("trace.vcd", written);
     return;
   }
