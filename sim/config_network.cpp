@@ -1,0 +1,130 @@
+// The `network` section: topology, size, virtual channels, buffers, port model, routing.
+#include "sim/config_reader.hpp"
+#include "models/limits.hpp"
+#include "models/routing/routing_function.hpp"
+
+namespace wormsim {
+
+namespace {
+
+using P = ParamDecl;
+
+// "`dimension-order[:ORDER]`, `west-first`, ...": the registered routing functions.
+std::string routing_names_text() {
+  std::string text;
+  for (const RoutingInfo& r : routing_registry())
+    text += (text.empty() ? "`" : ", `") + r.name + (r.name == "dimension-order" ? "[:ORDER]`" : "`");
+  return text;
+}
+
+const ParamSection kNetworkParams{
+    "network", "network", "the topology, its size and the routers' resources", {}, 10,
+    {P::choice("topology", {"mesh", "torus", "hypercube", "line", "ring"})
+         .must_be_given()
+         .describe("network kind; line = mesh, ring = torus (plain aliases: the number of dims is not checked)"),
+     P::compound("dims", "list of integers, or one integer")
+         .must_be_given()
+         .range("each 1..16777216; at most 2^24 nodes; hypercube: exactly one entry d, 1..16")
+         .describe("radix per dimension, x (dimension 0) first; hypercube [d] is 2^d nodes"),
+     P::integer("vcs", 1, 16)
+         .default_is("2 on tori, else 1")
+         .in("virtual channels")
+         .describe("virtual channels per link; on tori with >= 2, VC v serves dateline class v mod 2"),
+     P::integer("buffer_flits", 1, 4096)
+         .by_default(4)
+         .in("flits")
+         .describe("depth of each input VC buffer and of each injection buffer"),
+     P::compound("port_model", "string")
+         .by_default("one-port")
+         .range("`one-port`, `all-port`, `k-port`, `N-port` (N = 1..64, e.g. `2-port`)")
+         .describe("injection/ejection channels per node"),
+     P::integer("ports", 1, 64)
+         .not_echoed()
+         .describe("k for k-port, required with it (also overrides N of N-port); echoed inside port_model"),
+     P::string("routing")
+         .by_default("dimension-order")
+         .range(routing_names_text())
+         .describe("routing function for messages without an explicit route (explicit routes go in the schedule "
+                   "and bypass it); refused unless deadlock-free on the network with its VCs")}};
+WORMSIM_DECLARE_PARAMS(kNetworkParams);
+
+// Routers track their input ports (links + injection channels) in one 64-bit mask.
+void check_router_ports(const ConfigSection& s, const Config& c) {
+  const int links = c.topology.kind == TopologyKind::Hypercube ? c.topology.dims[0]
+                                                                : 2 * static_cast<int>(c.topology.dims.size());
+  const int channels = c.ports.kind == PortKind::OnePort ? 1 : c.ports.kind == PortKind::AllPort ? links : c.ports.k;
+  if (links + channels <= kMaxRouterPorts) return;
+  const std::string what = "a router would need " + std::to_string(links + channels) + " input ports (" +
+                           std::to_string(links) + " link ports + " + std::to_string(channels) +
+                           " injection channels); at most " + std::to_string(kMaxRouterPorts) + " are supported";
+  if (c.ports.kind == PortKind::KPort && channels > links)
+    s.fail(s.has("ports") ? "ports" : "port_model", what, s.has("ports") ? s.at("ports") : s.at("port_model"));
+  s.fail("dims", what, s.at("dims"));
+}
+
+void read_dims(ConfigSection& s, Config& c) {
+  const ParamDecl& d = s.decl("dims");
+  const YAML::Node dims = s.at("dims");
+  if (!dims) s.missing("dims", "expected a list of radices, e.g. [8, 8]; for a hypercube [d]");
+  const long long max_radix = kMaxRadix;
+  if (dims.IsScalar()) {
+    c.topology.dims = {static_cast<int>(s.file().integer(dims, s.path_of("dims"), 1, max_radix))};
+  } else if (dims.IsSequence() && dims.size() > 0) {
+    for (size_t i = 0; i < dims.size(); ++i)
+      c.topology.dims.push_back(static_cast<int>(
+          s.file().integer(dims[i], s.path_of("dims") + "[" + std::to_string(i) + "]", 1, max_radix)));
+  } else {
+    s.fail(d.key, "expected a non-empty list of positive integers", dims);
+  }
+  try {
+    Topology::validate(c.topology);  // builds nothing: huge networks are refused later, by size
+  } catch (const std::exception& e) {
+    s.fail("dims", e.what(), dims);
+  }
+  s.record("dims", c.topology.dims);
+}
+
+void read_port_model(ConfigSection& s, Config& c) {
+  const std::string pm = s.string("port_model");
+  if (!parse_port_model(pm, c.ports))
+    s.fail("port_model", "expected one-port, all-port, k-port or N-port (e.g. 2-port), got \"" + pm + "\"",
+           s.at("port_model"));
+  if (s.has("ports")) {
+    if (c.ports.kind != PortKind::KPort) s.fail("ports", "only meaningful with port_model: k-port", s.at("ports"));
+    c.ports.k = static_cast<int>(s.integer("ports"));
+  } else if (c.ports.kind == PortKind::KPort && pm == "k-port") {
+    s.fail("ports", "missing: port_model k-port needs ports: K (or write port_model: K-port)", s.at("port_model"));
+  }
+}
+
+// Refused unless deadlock-free on this network with these VCs (models/routing/routing_function.hpp).
+void read_routing(ConfigSection& s, Config& c) {
+  c.routing = s.string("routing");
+  const std::string why = check_routing(c.routing, c.topology, c.vcs);
+  if (!why.empty()) s.fail("routing", why, s.at("routing"));
+  if (find_routing(c.routing)->adaptive && c.ports.kind == PortKind::AllPort)
+    s.fail("routing",
+           c.routing + " chooses each hop in the router, but all-port injection ties a message to its first hop's "
+                       "channel before it starts; use one-port or k-port with an adaptive routing function",
+           s.at("routing"));
+}
+
+}  // namespace
+
+void read_network(ConfigSection& s, Config& c) {
+  s.check_keys();
+  if (!s.given()) s.file().fail("network", "missing (expected topology, dims, ...)");
+  parse_topology_kind(s.choice("topology"), c.topology.kind);
+  s.record("topology", to_string(c.topology.kind));
+  read_dims(s, c);
+  c.vcs = c.topology.kind == TopologyKind::Torus ? 2 : 1;  // tori need a dateline pair
+  if (s.has("vcs")) c.vcs = static_cast<int>(s.integer("vcs"));
+  s.record("vcs", c.vcs);
+  c.buffer_flits = static_cast<int>(s.integer("buffer_flits"));
+  read_port_model(s, c);
+  s.record("port_model", c.ports.describe());
+  check_router_ports(s, c);
+  read_routing(s, c);
+}
+
+}  // namespace wormsim
