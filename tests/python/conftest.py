@@ -118,9 +118,13 @@ def small_sweep(tmp_path_factory, wormsim):
     return spec, str(d / "out"), proc
 
 
-def manifest(folder, names=("messages.csv", "links.csv", "steps.csv")):
-    """The "outputs" block wormsim writes into summary.json, computed here with zlib."""
+def manifest(folder, names=None):
+    """The "outputs" block wormsim writes into summary.json, computed here with zlib (by default of
+    the CSVs a run writes; routes.csv when the folder has one)."""
     import zlib
+    if names is None:
+        names = ["messages.csv", "links.csv", "steps.csv"]
+        names += ["routes.csv"] if os.path.exists(os.path.join(folder, "routes.csv")) else []
     out = {}
     for n in names:
         with open(os.path.join(folder, n), "rb") as f:
