@@ -47,6 +47,7 @@ Network::Network(sc_core::sc_module_name name, const Topology& topo, const Netwo
   ctx_.fast_paths = params.fast_paths;
   ctx_.routing = routing_.get();
   ctx_.adaptive_routing = routing_->adaptive();
+  ctx_.adaptive_empty_vcs = routing_->needs_empty_vcs();
   ctx_.express = ExpressWorms::enabled(ctx_);
   ctx_.dateline_classes = topo.kind() == TopologyKind::Torus && params.vcs >= 2;
   ctx_.link_busy.assign(topo.num_links(), 0);

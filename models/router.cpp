@@ -225,19 +225,17 @@ const std::vector<RouteOutput>& Router::ask_routing(int in_vc, const Flit& head)
 // An adaptive hop: of the free output VCs the routing function allows, the one
 // of the lowest tier with the most credits (free slots downstream, as the
 // sender sees them); ties go to the output listed first (ports in increasing
-// order for the shipped functions), then to the lowest VC. A VC is free for an
-// adaptive hop only once the previous worm's flits have all left its
-// downstream buffer: a header committed to a VC whose buffer still holds
-// another worm would wait for that worm's next channel, a dependency Duato's
-// escape VCs do not cover (BookSim's wait_for_tail_credit; a run with
-// minimal-adaptive on a torus deadlocked without it). The hop taken is
-// written into the message's route.
+// order for the shipped functions), then to the lowest VC. Under a function
+// that needs it (RoutingFunction::needs_empty_vcs: Duato's protocol), a VC is
+// free only once the previous worm's flits have all left its downstream
+// buffer (BookSim's wait_for_tail_credit). The hop taken is written into the
+// message's route.
 bool Router::allocate_adaptive(int in_vc, const Flit& head, uint64_t now) {
   int best = -1, best_tier = 0, best_credits = 0;
   for (const RouteOutput& o : ask_routing(in_vc, head))
     for (int v = o.vc_first; v < o.vc_last; v += o.vc_stride) {
       const int ovc = o.port * vcs_ + v;
-      if (out_[ovc].owner != kNoMessage || !out_[ovc].down->empty()) continue;
+      if (out_[ovc].owner != kNoMessage || (ctx_->adaptive_empty_vcs && !out_[ovc].down->empty())) continue;
       const int credits = out_[ovc].down->credits(now);
       if (best >= 0 && (o.tier > best_tier || (o.tier == best_tier && credits <= best_credits))) continue;
       best = ovc;

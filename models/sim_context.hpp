@@ -87,6 +87,7 @@ struct SimContext {
   // The routing function; the router asks it only for hops marked kChosenInRouter (adaptive functions).
   const RoutingFunction* routing = nullptr;
   bool adaptive_routing = false;
+  bool adaptive_empty_vcs = false;  // routing->needs_empty_vcs(): adaptive hops take VCs with an empty downstream buffer
   std::vector<RouteOutput> route_outputs;  // scratch for the router's questions to `routing`
 
   RouterScratch scratch;

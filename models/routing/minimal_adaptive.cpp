@@ -30,6 +30,7 @@ class MinimalAdaptive final : public RoutingFunction {
       : RoutingFunction(topo, s.vcs), escape_vcs_(topo.kind() == TopologyKind::Torus ? 2 : 1) {}
 
   bool adaptive() const override { return true; }
+  bool needs_empty_vcs() const override { return true; }
 
   void outputs(const RouteQuery& q, std::vector<RouteOutput>& out) const override {
     std::vector<Direction> dirs;

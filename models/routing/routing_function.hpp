@@ -68,6 +68,13 @@ class RoutingFunction {
   // the links, walked through outputs() (a function may compute it faster).
   // Adaptive ones: distance(src, dst) hops left for the router to choose.
   virtual Route route(int src, int dst) const;
+  // True when an adaptive hop may take only a VC whose downstream buffer is
+  // empty (the previous worm has left it). Duato's protocol needs it: a header
+  // committed to a VC still holding another worm waits for that worm's next
+  // channel, a dependency the escape VCs do not cover (a minimal-adaptive torus
+  // run deadlocked without it). Turn models do not: that wait follows a turn
+  // the other worm took, an edge of the channel dependency graph they keep acyclic.
+  virtual bool needs_empty_vcs() const { return false; }
   // True when two of its routes that share links share one unbroken run of them
   // (dimension order); `schedule check` then counts contention in linear time.
   virtual bool routes_part_once() const { return false; }
