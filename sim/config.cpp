@@ -1,11 +1,13 @@
 #include "sim/config.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <set>
 #include <sstream>
 
 #include <yaml-cpp/yaml.h>
 
+#include "models/topology_shape.hpp"
 #include "schedules/input_file.hpp"
 #include "sim/did_you_mean.hpp"
 
@@ -157,26 +159,39 @@ void apply_override(YAML::Node root, const std::string& text, Reader& r) {
     chain.back().remove(keys[1] == "file" ? "algorithm" : "file");
 }
 
-// Routers track their input ports (links + injection channels) in one 64-bit mask.
+// Routers track their input ports (links + their endpoints' injection channels) in one 64-bit mask.
 void check_router_ports(const YAML::Node& n, const Config& c, const Reader& r) {
-  const int links = c.topology.kind == TopologyKind::Hypercube ? c.topology.dims[0]
-                                                                : 2 * static_cast<int>(c.topology.dims.size());
-  const int channels = c.ports.kind == PortKind::OnePort ? 1 : c.ports.kind == PortKind::AllPort ? links : c.ports.k;
+  const int links = Topology::ports_of(c.topology);
+  const int endpoints = std::max(1, topology_shape(c.topology).endpoints_per_router(c.topology));
+  const int per_endpoint = c.ports.kind == PortKind::OnePort ? 1 : c.ports.kind == PortKind::AllPort ? links : c.ports.k;
+  const int channels = endpoints * per_endpoint;
   if (links + channels <= kMaxRouterPorts) return;
   const std::string what = "a router would need " + std::to_string(links + channels) + " input ports (" +
                            std::to_string(links) + " link ports + " + std::to_string(channels) +
-                           " injection channels); at most " + std::to_string(kMaxRouterPorts) + " are supported";
-  if (c.ports.kind == PortKind::KPort && channels > links)
+                           " injection channels" +
+                           (endpoints > 1 ? " of " + std::to_string(endpoints) + " endpoints" : std::string()) +
+                           "); at most " + std::to_string(kMaxRouterPorts) + " are supported";
+  if (c.ports.kind == PortKind::KPort && per_endpoint > links)
     r.fail(n["ports"] ? "network.ports" : "network.port_model", what, n["ports"] ? n["ports"] : n["port_model"]);
   r.fail("network.dims", what, n["dims"]);
 }
 
+// The keys of the topology named by network.topology (none if it names none).
+std::vector<TopologyOption> topology_keys(const YAML::Node& n) {
+  const YAML::Node t = n ? n["topology"] : YAML::Node();
+  const TopologyShape* shape = t && t.IsScalar() ? find_topology(t.Scalar()) : nullptr;
+  return shape ? shape->options() : std::vector<TopologyOption>{};
+}
+
 void read_network(const YAML::Node& n, Config& c, const Reader& r) {
-  r.allow_only(n, "network", {"topology", "dims", "vcs", "buffer_flits", "port_model", "ports", "routing"});
+  std::set<std::string> keys{"topology", "dims", "vcs", "buffer_flits", "port_model", "ports", "routing"};
+  const std::vector<TopologyOption> own = topology_keys(n);
+  for (const TopologyOption& o : own) keys.insert(o.key);
+  r.allow_only(n, "network", keys);
   if (!n) r.fail("network", "missing (expected topology, dims, ...)");
-  if (!n["topology"]) r.fail("network.topology", "missing (expected mesh, torus, hypercube, line or ring)");
+  if (!n["topology"]) r.fail("network.topology", "missing (expected " + topology_names_text() + ")");
   if (!parse_topology_kind(r.string(n["topology"], "network.topology"), c.topology.kind))
-    r.fail("network.topology", "expected mesh, torus, hypercube, line or ring, got \"" + n["topology"].Scalar() + "\"",
+    r.fail("network.topology", "expected " + topology_names_text() + ", got \"" + n["topology"].Scalar() + "\"",
            n["topology"]);
   const YAML::Node dims = n["dims"];
   if (!dims) r.fail("network.dims", "missing (expected a list of radices, e.g. [8, 8]; for a hypercube [d])");
@@ -189,12 +204,14 @@ void read_network(const YAML::Node& n, Config& c, const Reader& r) {
   } else {
     r.fail("network.dims", "expected a non-empty list of positive integers", dims);
   }
+  for (const TopologyOption& o : own)
+    if (n[o.key]) c.topology.options[o.key] = static_cast<int>(r.integer(n[o.key], "network." + o.key, o.min, o.max));
   try {
     Topology::validate(c.topology);  // builds nothing: huge networks are refused later, by size
   } catch (const std::exception& e) {
     r.fail("network.dims", e.what(), dims);
   }
-  c.vcs = c.topology.kind == TopologyKind::Torus ? 2 : 1;  // tori need a dateline pair
+  c.vcs = topology_shape(c.topology).min_vcs();  // e.g. tori need a dateline pair
   if (n["vcs"]) c.vcs = static_cast<int>(r.integer(n["vcs"], "network.vcs", 1, 16));
   if (n["buffer_flits"]) c.buffer_flits = static_cast<int>(r.integer(n["buffer_flits"], "network.buffer_flits", 1, 4096));
   if (n["port_model"]) {

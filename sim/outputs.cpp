@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "models/topology_shape.hpp"
 #include "sim/atomic_file.hpp"
 #include "sim/version.hpp"
 
@@ -49,14 +50,14 @@ ojson config_json(const Config& c) {
   if (c.schedule.flits) sched["flits"] = c.schedule.flits;
   sched["mode"] = to_string(c.mode);
   sched["strict"] = c.strict;
+  ojson network{{"topology", c.topology.kind}, {"dims", c.topology.dims}};
+  for (const TopologyOption& o : topology_shape(c.topology).options()) network[o.key] = c.topology.option(o.key);
+  network["vcs"] = c.vcs;
+  network["buffer_flits"] = c.buffer_flits;
+  network["port_model"] = c.ports.describe();
+  network["routing"] = c.routing;
   return ojson{
-      {"network",
-       {{"topology", to_string(c.topology.kind)},
-        {"dims", c.topology.dims},
-        {"vcs", c.vcs},
-        {"buffer_flits", c.buffer_flits},
-        {"port_model", c.ports.describe()},
-        {"routing", c.routing}}},
+      {"network", network},
       {"timing",
        {{"router_delay", c.timing.router_delay},
         {"link_delay", c.timing.link_delay},
@@ -109,7 +110,7 @@ std::string summary_json(const RunReport& rep) {
   if (m.has_background) {
     const auto& b = m.background;
     const Config& c = *rep.config;
-    const double window_node_cycles = static_cast<double>(c.traffic.cycles) * topo.num_nodes();
+    const double window_node_cycles = static_cast<double>(c.traffic.cycles) * topo.num_endpoints();
     j["background"] = ojson{
         {"pattern", to_string(c.traffic.pattern)},
         {"offered_rate", c.traffic.rate},
@@ -129,7 +130,7 @@ std::string summary_json(const RunReport& rep) {
     ojson cyc = ojson::array();
     for (const WaitEdge& w : net.deadlock_cycle()) {
       const auto& msg = net.context().msgs[w.msg];
-      cyc.push_back(ojson{{"node", topo.node_name(w.node)},
+      cyc.push_back(ojson{{"node", topo.router_name(w.node)},
                           {"in_port", w.in_port},
                           {"vc", w.vc},
                           {"waits_for_output", w.out_port >= topo.num_ports() ? ojson("ejection") : ojson(w.out_port)},
@@ -202,9 +203,9 @@ std::string links_csv(const RunReport& rep) {
   os << "link,src,dst,src_coord,dst_coord,dim,dir,wrap,busy_cycles,utilisation\n";
   for (int l = 0; l < topo.num_links(); ++l) {
     const int port = topo.link_port(l);
-    os << l << ',' << topo.link_src(l) << ',' << topo.link_dst(l) << ',' << csv_quoted(topo.node_name(topo.link_src(l)))
-       << ',' << csv_quoted(topo.node_name(topo.link_dst(l))) << ',' << topo.port_dim(port) << ','
-       << (topo.kind() == TopologyKind::Hypercube ? (topo.coord(topo.link_src(l), port) ? -1 : 1) : topo.port_dir(port))
+    os << l << ',' << topo.link_src(l) << ',' << topo.link_dst(l) << ',' << csv_quoted(topo.router_name(topo.link_src(l)))
+       << ',' << csv_quoted(topo.router_name(topo.link_dst(l))) << ',' << topo.port_dim(port) << ','
+       << topo.link_dir(l)
        << ',' << (topo.link_is_wrap(l) ? 1 : 0) << ',' << busy[l] << ','
        << fixed(span > 0 ? static_cast<double>(busy[l]) / span : 0.0) << '\n';
   }
