@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "models/flit_transfer.hpp"
 #include "models/network_interface.hpp"
 #include "models/router.hpp"
 
@@ -58,8 +59,8 @@ bool ExpressWorms::join(const SimContext::HeaderLeft& e, NetworkInterface* ni) {
   }
   for (uint32_t k = base; k < stages_.size(); ++k) {
     Stage& s = stages_[k];
-    s.q = &s.router->in_[s.in_vc].q;
-    if (s.next) s.down = &s.next->in_[s.next_port].q;
+    s.q = &s.router->input_buffer(s.in_vc);
+    if (s.next) s.down = &s.next->input_buffer(s.next_port);
   }
   const auto limit = static_cast<uint32_t>(stages_.size());
   // A worm of no hops (two endpoints of one router) left its only router into the ejection channel: complete.
@@ -67,12 +68,11 @@ bool ExpressWorms::join(const SimContext::HeaderLeft& e, NetworkInterface* ni) {
   Worm w{base, base, base + 1, limit, complete, false, e.msg, 0, nullptr, nullptr, -1, 0, false, 0, wormsim::kNever, 0, 0};
   e.router->begin_express(e.in_port);
   // While its tail has not gone in, the worm holds its injection channel and the buffer it feeds.
-  const int channel = ni->begin_express(e.msg);
-  if (channel >= 0) {
-    const NetworkInterface::Channel& ch = ni->ch_[channel];
+  const NetworkInterface::ExpressChannel ch = ni->begin_express(e.msg);
+  if (ch.channel >= 0) {
     w.ni = ni;
     w.inj = ch.buffer;
-    w.channel = channel;
+    w.channel = ch.channel;
     w.left = ch.flits - ch.next_flit;
   }
   worm_of_msg_[e.msg] = static_cast<uint32_t>(worms_.size());
@@ -84,7 +84,7 @@ bool ExpressWorms::join(const SimContext::HeaderLeft& e, NetworkInterface* ni) {
 // The interface's injection (NetworkInterface::inject) of a body flit or the
 // tail; then the steady-streaming check (see the header).
 void ExpressWorms::step_interfaces(uint64_t now, std::vector<NetworkInterface*>& woken) {
-  const uint64_t ready = now + static_cast<uint64_t>(ctx_->timing.router_delay);
+  const FlitTransfer move(ctx_->timing, now);
   const auto steady_after = static_cast<uint32_t>(ctx_->buffer_flits) + 2;  // every slot has cycled
   snap_states_[now & 1].clear();
   snap_slots_[now & 1].clear();
@@ -93,10 +93,7 @@ void ExpressWorms::step_interfaces(uint64_t now, std::vector<NetworkInterface*>&
     if (!w.ni || w.frozen_until != 0) continue;
     bool in = false;
     if (w.inj->has_credit(now)) {
-      Flit f;
-      f.ready = ready;
-      f.msg = w.msg;
-      f.tail = --w.left == 0;
+      const Flit f = move.injected(w.msg, false, --w.left == 0);
       w.inj->push(f);
       ++injected;
       in = true;
@@ -126,8 +123,7 @@ void ExpressWorms::step_interfaces(uint64_t now, std::vector<NetworkInterface*>&
 // move (Router::move_flit) of a body flit or the tail. A frozen worm is skipped
 // until the cycle after its freeze ends, when it is moved to that state first.
 void ExpressWorms::step_routers(uint64_t now) {
-  const uint64_t seen_free = now + static_cast<uint64_t>(ctx_->timing.credit_delay);
-  const uint64_t arrives = now + static_cast<uint64_t>(ctx_->timing.link_delay + ctx_->timing.router_delay);
+  const FlitTransfer move(ctx_->timing, now);
   uint64_t* link_busy = ctx_->link_busy.data();
   uint64_t moved = 0, ejected = 0;
   bool finished = false;
@@ -144,8 +140,7 @@ void ExpressWorms::step_routers(uint64_t now) {
       const Stage& s = stages_[k];
       FlitQueue& q = *s.q;
       if (q.front_ready() > now || !s.down->has_credit(now)) continue;
-      Flit f = q.pop(seen_free);
-      f.ready = arrives;
+      const Flit f = move.across_link(move.take(q));
       ++link_busy[s.link];
       if (k + 1 < w.end) s.down->push(f);
       else s.next->accept(s.next_port, *s.down, f);  // the header's router: it must see the flit
@@ -157,7 +152,7 @@ void ExpressWorms::step_routers(uint64_t now) {
       const Stage& s = stages_[last];
       FlitQueue& q = *s.q;
       if (q.front_ready() <= now) {
-        const Flit f = q.pop(seen_free);
+        const Flit f = move.take(q);
         ++moved;
         ++ejected;
         if (f.tail) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "models/flit_transfer.hpp"
 #include "models/router.hpp"
 
 namespace wormsim {
@@ -100,12 +101,7 @@ void NetworkInterface::start_waiting(uint64_t now) {
 void NetworkInterface::inject(int c, uint64_t now) {
   Channel& ch = ch_[c];
   if (!ch.buffer->has_credit(now)) return;
-  Flit f;
-  f.ready = now + ctx_->timing.router_delay;
-  f.msg = ch.msg;
-  f.hop = 0;
-  f.head = ch.next_flit == 0;
-  f.tail = ch.next_flit + 1 == ch.flits;
+  const Flit f = FlitTransfer(ctx_->timing, now).injected(ch.msg, ch.next_flit == 0, ch.next_flit + 1 == ch.flits);
   if (f.head) ctx_->msgs[ch.msg].inject = now;
   router_->accept(first_port_ + c, *ch.buffer, f);
   ++ctx_->flits_moved;
@@ -114,13 +110,13 @@ void NetworkInterface::inject(int c, uint64_t now) {
   else ++ch.next_flit;
 }
 
-int NetworkInterface::begin_express(uint32_t msg) {
+NetworkInterface::ExpressChannel NetworkInterface::begin_express(uint32_t msg) {
   for (int c = 0; c < channels_; ++c)
     if (ch_[c].msg == msg) {
       ch_[c].express = true;
-      return c;
+      return ExpressChannel{c, ch_[c].buffer, ch_[c].next_flit, ch_[c].flits};
     }
-  return -1;
+  return ExpressChannel{};
 }
 
 void NetworkInterface::end_express(int c, uint64_t now) {

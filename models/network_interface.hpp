@@ -45,10 +45,15 @@ class NetworkInterface : public sc_core::sc_module {
     __builtin_prefetch(&wake);
   }
   // Express worms (models/express_worms.hpp): hands the channel carrying `msg`
-  // to the express loop, which injects the rest of its flits; returns the
-  // channel (-1 if the tail has gone in already). The interface's own step
+  // to the express loop, which injects the rest of its flits into `buffer`
+  // (channel -1 if the tail has gone in already). The interface's own step
   // leaves the channel alone from then on.
-  int begin_express(uint32_t msg);
+  struct ExpressChannel {
+    int channel = -1;
+    FlitQueue* buffer = nullptr;
+    uint32_t next_flit = 0, flits = 0;
+  };
+  ExpressChannel begin_express(uint32_t msg);
   // The express loop has put the tail of channel `c`'s message in: the channel
   // is free, and a waiting message may start on it from the next cycle.
   void end_express(int c, uint64_t now);
@@ -57,8 +62,6 @@ class NetworkInterface : public sc_core::sc_module {
   uint64_t wake = kNever;  // next cycle the network steps it (kNever: nothing to do)
 
  private:
-  friend class ExpressWorms;
-
   struct Channel {
     // The router's injection buffer this channel feeds; its credits are kept there (models/channel.hpp).
     FlitQueue* buffer = nullptr;

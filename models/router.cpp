@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "models/flit_transfer.hpp"
 #include "models/network_interface.hpp"
 
 namespace wormsim {
@@ -282,16 +283,14 @@ void Router::allocate_switch(uint64_t now) {
 // switch: onto its link, into the downstream buffer, or out of the network.
 void Router::move_flit(int in_vc, int in_port, uint64_t now) {
   InputVC& iv = in_[in_vc];
-  const Flit f = iv.q.pop(now + ctx_->timing.credit_delay);  // the sender sees the slot free then
+  const FlitTransfer move(ctx_->timing, now);
+  const Flit f = move.take(iv.q);
   after_pop(in_vc, in_port, f);
   ++ctx_->flits_moved;
   OutputVC& ov = out_[iv.out];
   if (ov.down) {
-    Flit g = f;
-    g.ready = now + ctx_->timing.link_delay + ctx_->timing.router_delay;
-    g.hop = static_cast<uint16_t>(g.hop + f.head);
     ++ctx_->link_busy[ov.link];
-    ov.dst->accept(ov.dst_port, *ov.down, g);
+    ov.dst->accept(ov.dst_port, *ov.down, move.across_link(f));
   } else {
     ++ctx_->flits_ejected;
     if (f.head | f.tail) eject(f, now);

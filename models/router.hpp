@@ -90,8 +90,12 @@ class Router : public sc_core::sc_module {
   Router* downstream(int port, int* in_port, int* link) const;
   int link_ports() const { return link_ports_; }
   // Hands input port `ip` (one VC) to the express loop, which moves its
-  // flits (ExpressWorms is a friend: its per-flit loop works on the buffers directly).
+  // flits with the router's own moves (models/flit_transfer.hpp) on the buffers
+  // input_buffer gives it.
   void begin_express(int ip);
+  FlitQueue& input_buffer(int in_vc) { return in_[in_vc].q; }
+  // A header or tail left the network here: its message's timestamps, and the executor's event.
+  [[gnu::noinline]] void eject(const Flit& f, uint64_t now);
   // The express worm's tail has just left input VC `in_vc` (port `ip`): the
   // worm gives up its output, and the port is the router's again.
   void end_express(int in_vc, int ip, const Flit& tail, uint64_t now);
@@ -162,7 +166,6 @@ class Router : public sc_core::sc_module {
   int offer(int ip, uint64_t now);
   bool can_send(int out_vc, uint64_t now) const;
   void move_flit(int in_vc, int in_port, uint64_t now);
-  [[gnu::noinline]] void eject(const Flit& f, uint64_t now);
   [[gnu::noinline]] void release_output(int in_vc, const Flit& tail, uint64_t now);
   [[gnu::noinline]] void header_left(int in_vc, int in_port, uint32_t msg);
   void charge_stalls(uint64_t now);
@@ -172,8 +175,6 @@ class Router : public sc_core::sc_module {
   bool port_has_flits(int ip) const;
   static ArenaLayout layout(int link_ports, int inj_channels, int ej_channels, int vcs, int depth);
   void build_arena(std::byte* base, uint16_t depth);
-
-  friend class ExpressWorms;
 
   // Hot state: everything a step reads, in one cache line. The rest of the
   // router's state lives in the arena right behind the object (ModulePool), so

@@ -3,13 +3,10 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "models/limits.hpp"
 #include "models/topology_shape.hpp"
 
 namespace wormsim {
-
-// Largest network we agree to build: beyond this the per-router state alone
-// would not fit the machines this runs on.
-static constexpr long long kMaxNodes = 1LL << 24;
 
 int TopologySpec::option(const std::string& key) const {
   const auto it = options.find(key);

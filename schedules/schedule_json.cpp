@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "models/limits.hpp"
 #include "models/node_id.hpp"
 #include "models/routing.hpp"
 #include "models/topology_shape.hpp"
@@ -24,7 +25,6 @@ using nlohmann::json;
 namespace {
 
 constexpr int kFormatVersion = 1;
-constexpr long long kMaxFlits = 1 << 24;
 
 std::string type_name(const json& j) { return j.type_name(); }
 
@@ -141,7 +141,7 @@ struct Parser {
       return false;
     }
     for (const auto& d : t["dims"]) {
-      if (!d.is_number_integer() || d.get<long long>() < 1 || d.get<long long>() > (1 << 24)) {
+      if (!d.is_number_integer() || d.get<long long>() < 1 || d.get<long long>() > kMaxRadix) {
         diag.error("field \"topology.dims\"", "expected positive integers, got " + d.dump());
         return false;
       }
@@ -188,9 +188,9 @@ struct Parser {
     msg.dst = node(m["dst"], message_location(step, idx, "dst"));
     if (m.contains("flits")) {
       const json& f = m["flits"];
-      if (!f.is_number_integer() || f.get<long long>() < 1 || f.get<long long>() > kMaxFlits) {
+      if (!f.is_number_integer() || f.get<long long>() < 1 || f.get<long long>() > kMaxMessageFlits) {
         diag.error(message_location(step, idx, "flits"),
-                   "expected an integer from 1 to " + std::to_string(kMaxFlits) + ", got " + f.dump());
+                   "expected an integer from 1 to " + std::to_string(kMaxMessageFlits) + ", got " + f.dump());
       } else {
         msg.flits = f.get<int>();
       }
@@ -274,8 +274,8 @@ struct Parser {
     if (!topology(root)) return;
     if (root.contains("flits")) {
       const json& f = root["flits"];
-      if (!f.is_number_integer() || f.get<long long>() < 1 || f.get<long long>() > kMaxFlits)
-        diag.error("field \"flits\"", "expected an integer from 1 to " + std::to_string(kMaxFlits) + ", got " + f.dump());
+      if (!f.is_number_integer() || f.get<long long>() < 1 || f.get<long long>() > kMaxMessageFlits)
+        diag.error("field \"flits\"", "expected an integer from 1 to " + std::to_string(kMaxMessageFlits) + ", got " + f.dump());
       else
         s.flits = f.get<int>();
     }

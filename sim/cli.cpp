@@ -12,6 +12,7 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include "models/limits.hpp"
 #include "models/memory_guard.hpp"
 #include "models/topology_shape.hpp"
 #include "sim/did_you_mean.hpp"
@@ -139,7 +140,7 @@ int dispatch(int argc, char** argv) {
   gen_cmd->add_option("--source,-s", gen.source, "Source node: id, coordinates (1,2) or eye (default 0)");
   gen_cmd->add_option("--orientation", gen.orientation, "Eye algorithms: paper or best")
       ->check(CLI::IsMember({"paper", "best"}));
-  gen_cmd->add_option("--flits", gen.flits, "Message length in flits (default 16)")->check(CLI::Range(1, 1 << 24));
+  gen_cmd->add_option("--flits", gen.flits, "Message length in flits (default 16)")->check(CLI::Range(1LL, kMaxMessageFlits));
   gen_cmd->add_option("--param", gen.params, "Algorithm-specific name=value, repeatable");
   gen_cmd->add_option("-o,--output", gen.output, "Output file (default: stdout)");
 

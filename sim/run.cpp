@@ -1,4 +1,5 @@
 #include "sim/run.hpp"
+#include "sim/vcd_header.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -123,6 +124,11 @@ void write_vcd_trace(OutputSet& outputs, sc_core::sc_trace_file* vcd, const std:
   sc_core::sc_close_vcd_trace_file(vcd);
   std::error_code ec;
   if (std::filesystem::exists(written, ec)) {
+    try {
+      blank_vcd_date(written);
+    } catch (const std::system_error& e) {
+      std::cerr << "warning: trace.vcd: cannot blank the date SystemC wrote into it: " << e.what() << "\n";
+    }
     outputs.adopt("trace.vcd", written);
     return;
   }
