@@ -109,9 +109,9 @@ void require_valid_flits(const GeneratorOptions& options) {
 }
 
 int require_source_in_range(const Topology& topo, const GeneratorOptions& options) {
-  if (!topo.valid_node(options.source))
+  if (!topo.valid_endpoint(options.source))
     throw GeneratorError("--source: node " + std::to_string(options.source) + " is out of range for " +
-                         topo.spec().describe() + " (valid 0.." + std::to_string(topo.num_nodes() - 1) +
+                         topo.spec().describe() + " (valid 0.." + std::to_string(topo.num_endpoints() - 1) +
                          ")");
   return options.source;
 }

@@ -139,7 +139,9 @@ TEST_P(TimingContract, IdleNetworkLatencyIsExact) {
   EXPECT_EQ(r.metrics(static_cast<int>(s.steps.size())).completion, sum);
   EXPECT_GE(max_h, 2);
   // Messages between two endpoints of one router happen exactly where routers have several.
-  if (mode == ExecutionMode::Barrier) EXPECT_EQ(zero_hops > 0, !topo.one_endpoint_per_router());
+  if (mode == ExecutionMode::Barrier) {
+    EXPECT_EQ(zero_hops > 0, !topo.one_endpoint_per_router());
+  }
 }
 
 std::string name_of(const ::testing::TestParamInfo<TimingContract::ParamType>& info) {
