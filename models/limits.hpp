@@ -16,6 +16,8 @@ constexpr long long kMaxPacketFlits = 1LL << 20;
 // A node written as an integer id in a config (ids past kMaxNodes are refused
 // later with the network's own size in the message, not here).
 constexpr long long kMaxNodeIdLiteral = 1LL << 30;
+// The background traffic's injection window (traffic.cycles).
+constexpr long long kMaxTrafficCycles = 1LL << 40;
 // Seeds and cycle counts: far beyond any run, below the 64-bit overflow of sums of them.
 constexpr long long kMaxCycleCount = 1LL << 62;
 

@@ -4,6 +4,8 @@
 #include <map>
 #include <stdexcept>
 
+#include "decl/param.hpp"
+
 namespace wormsim {
 
 namespace {
@@ -22,12 +24,30 @@ Registry& registry() {
 
 }  // namespace
 
+namespace {
+
+// A topology's own keys become a network section that applies when it is chosen
+// (decl/param.hpp): the config reader, `config keys` and the docs check read
+// them from there. Registered for the program's lifetime, as sections must be.
+void declare_options(const TopologyShape& shape) {
+  const std::vector<TopologyOption> options = shape.options();
+  if (options.empty()) return;
+  auto* section = new ParamSection{"network", shape.name() + " topology", "keys of the " + shape.name() + " topology",
+                                   ParamCondition{"network.topology", shape.name()}, 11, {}};
+  for (const TopologyOption& o : options)
+    section->params.push_back(ParamDecl::integer(o.key, o.min, o.max).by_default(o.default_value).describe(o.description));
+  register_param_section(*section);
+}
+
+}  // namespace
+
 TopologyRegistrar::TopologyRegistrar(std::unique_ptr<TopologyShape> shape, const std::string& name,
                                      std::vector<std::string> aliases) {
   Registry& r = registry();
   shape->name_ = name;
   aliases.insert(aliases.begin(), name);
   for (const std::string& a : aliases) r.by_name[a] = shape.get();
+  declare_options(*shape);
   r.shapes.push_back(std::move(shape));
 }
 

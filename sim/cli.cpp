@@ -12,6 +12,8 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include "decl/param.hpp"
+#include "decl/stat.hpp"
 #include "models/limits.hpp"
 #include "models/memory_guard.hpp"
 #include "models/topology_shape.hpp"
@@ -110,7 +112,7 @@ int dispatch(int argc, char** argv) {
       ->check(CLI::IsMember({"none", "perfetto", "vcd"}));
 
   RunOptions cfg_check;
-  auto* config_cmd = app.add_subcommand("config", "Check configs without simulating");
+  auto* config_cmd = app.add_subcommand("config", "Check configs without simulating, or list every config key");
   config_cmd->require_subcommand(1);
   auto* config_check_cmd = config_cmd->add_subcommand(
       "check", "Check a config (with --set overrides) as `run` would before simulating: the keys, the traffic, the "
@@ -118,6 +120,12 @@ int dispatch(int argc, char** argv) {
   config_check_cmd->add_option("config", cfg_check.config_path, "YAML config file")->required();
   config_check_cmd->add_option("--set", cfg_check.overrides, "Override a config key: key.path=value, repeatable");
   config_check_cmd->add_flag("--strict", cfg_check.strict, "Treat schedule warnings as errors");
+
+  bool keys_json = false;
+  auto* config_keys_cmd = config_cmd->add_subcommand(
+      "keys", "List every config key: its type, default, range, unit and meaning, from the components' "
+              "declarations (docs/config-reference.md)");
+  config_keys_cmd->add_flag("--json", keys_json, "Print one JSON list with a record per key");
 
   auto* sched_cmd = app.add_subcommand("schedule", "Generate, check or draw schedules without simulating");
   sched_cmd->require_subcommand(1);
@@ -172,6 +180,11 @@ int dispatch(int argc, char** argv) {
   draw_cmd->add_option("--title", draw.title, "Title (default: the schedule's name)");
 
   app.add_subcommand("algorithms", "List the schedule generators");
+  bool stats_json_flag = false;
+  auto* stats_cmd = app.add_subcommand(
+      "stats", "List every statistic a run writes (summary.json blocks and CSV columns): type, unit and meaning, "
+               "from their declarations (docs/metrics.md)");
+  stats_cmd->add_flag("--json", stats_json_flag, "Print one JSON list with a record per statistic");
 
   // Global options (--log-level) may also come after a subcommand's arguments.
   for (CLI::App* sub : app.get_subcommands({}))
@@ -191,8 +204,16 @@ int dispatch(int argc, char** argv) {
       [&]() -> int {
         if (app.got_subcommand("run")) return run_command(run);
         if (config_check_cmd->parsed()) return config_check_command(cfg_check);
+        if (config_keys_cmd->parsed()) {
+          std::cout << (keys_json ? params_json().dump(2) + "\n" : params_text());
+          return kExitOk;
+        }
         if (app.got_subcommand("algorithms")) {
           std::cout << algorithm_list();
+          return kExitOk;
+        }
+        if (stats_cmd->parsed()) {
+          std::cout << (stats_json_flag ? stats_json().dump(2) + "\n" : stats_text());
           return kExitOk;
         }
         if (check_cmd->parsed()) return schedule_check(chk);

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "models/port_model.hpp"
 #include "models/timing.hpp"
 #include "models/topology.hpp"
@@ -62,10 +64,17 @@ struct Config {
   std::string out_dir;  // output.dir; load_config fills in out/<config name> when absent
   bool host_timing = true;
   std::string trace = "none";  // none | perfetto | vcd (sim/timeline_trace.hpp)
+  // The effective value of every key read, by section, as the reader recorded
+  // it; summary.json's config echo is written from it (sim/config_echo.hpp).
+  nlohmann::ordered_json values = nlohmann::ordered_json::object();
 };
 
 // Loads and checks a config; `overrides` are "key.path=value" strings.
 // Throws ConfigError with "FILE: key.path: what was expected" on any problem.
 Config load_config(const std::string& path, const std::vector<std::string>& overrides);
+
+// Records traffic.hotspot.nodes as node ids once the run has resolved them
+// (traffic.hotspots) against the topology, for the config echo.
+void record_hotspot_nodes(Config& config);
 
 }  // namespace wormsim

@@ -9,6 +9,8 @@
 
 #include "models/topology_shape.hpp"
 #include "sim/atomic_file.hpp"
+#include "sim/config_echo.hpp"
+#include "sim/output_tables.hpp"
 #include "sim/version.hpp"
 
 namespace wormsim {
@@ -26,51 +28,6 @@ std::string fixed(double v, int digits = 6) {
 
 std::string cycle_or_empty(uint64_t c) { return c == kNever ? "" : std::to_string(c); }
 
-ojson contention(const ContentionTotals& t) { return ojson{{"messages", t.messages}, {"cycles", t.cycles}}; }
-
-ojson traffic_json(const BackgroundSpec& t) {
-  ojson lengths = ojson::array();
-  for (const auto& [flits, w] : t.lengths) lengths.push_back({{"flits", flits}, {"weight", w}});
-  ojson j{{"pattern", to_string(t.pattern)}, {"rate", t.rate}, {"cycles", t.cycles}, {"flits", lengths}};
-  if (t.pattern == TrafficPattern::Hotspot) j["hotspot"] = {{"nodes", t.hotspots}, {"fraction", t.hotspot_fraction}};
-  return j;
-}
-
-ojson config_json(const Config& c) {
-  ojson sched = ojson::object();
-  if (!c.schedule.file.empty()) sched["file"] = c.schedule.file;
-  if (!c.schedule.algorithm.empty()) {
-    sched["algorithm"] = c.schedule.algorithm;
-    if (c.schedule.source_eye) sched["source"] = "eye";
-    else if (c.schedule.source.is_coords) sched["source"] = c.schedule.source.coords;
-    else sched["source"] = c.schedule.source.id < 0 ? 0 : c.schedule.source.id;
-    sched["orientation"] = c.schedule.orientation;
-    sched["params"] = c.schedule.params;
-  }
-  if (c.schedule.flits) sched["flits"] = c.schedule.flits;
-  sched["mode"] = to_string(c.mode);
-  sched["strict"] = c.strict;
-  ojson network{{"topology", c.topology.kind}, {"dims", c.topology.dims}};
-  for (const TopologyOption& o : topology_shape(c.topology).options()) network[o.key] = c.topology.option(o.key);
-  network["vcs"] = c.vcs;
-  network["buffer_flits"] = c.buffer_flits;
-  network["port_model"] = c.ports.describe();
-  network["routing"] = c.routing;
-  return ojson{
-      {"network", network},
-      {"timing",
-       {{"router_delay", c.timing.router_delay},
-        {"link_delay", c.timing.link_delay},
-        {"startup", c.timing.startup},
-        {"credit_delay", c.timing.credit_delay}}},
-      {"schedule", c.has_schedule ? sched : ojson(nullptr)},
-      {"run", {{"seed", c.seed}, {"max_cycles", c.max_cycles}, {"watchdog_cycles", c.watchdog_cycles}}},
-      {"traffic", c.has_traffic ? traffic_json(c.traffic) : ojson(nullptr)},
-      // output.dir and run.fast_paths are not echoed: the same run written to two
-      // folders, or simulated with and without the routers' shortcut, gives the same bytes.
-  };
-}
-
 }  // namespace
 
 std::string summary_json(const RunReport& rep) {
@@ -80,7 +37,7 @@ std::string summary_json(const RunReport& rep) {
   ojson j;
   j["wormsim_version"] = kWormsimVersion;
   j["status"] = m.status;
-  j["config"] = config_json(*rep.config);
+  j["config"] = config_echo(*rep.config);
   j["seed"] = rep.config->seed;
   ojson sched{{"name", rep.schedule->name},
               {"algorithm", rep.schedule->algorithm},
@@ -89,43 +46,61 @@ std::string summary_json(const RunReport& rep) {
               {"broadcast", rep.schedule->broadcast}};
   if (rep.schedule->broadcast) sched["source"] = topo.node_name(rep.schedule->source);
   j["schedule"] = sched;
-  j["metrics"] = ojson{
-      {"completion_cycles", m.completion},
-      {"messages", m.messages},
-      {"delivered", m.delivered},
-      {"tcd", m.tcd},
-      {"flit_hops", m.flit_hops},
-      {"latency", {{"mean", m.latency_mean}, {"p50", m.latency_p50}, {"p99", m.latency_p99}, {"max", m.latency_max}}},
-      {"step_contention", contention(m.step_contention)},
-      {"depth_contention", contention(m.depth_contention)},
-      {"background_contention", contention(m.background_contention)},
-      {"port_wait", contention(m.port_wait)},
-      {"other_delay", contention(m.other_delay)},
-      {"link_utilisation",
-       {{"mean", m.link_util_mean}, {"max", m.link_util_max}, {"links", m.links}, {"links_used", m.links_used}}},
-      {"flits_injected", m.flits_injected},
-      {"flits_ejected", m.flits_ejected},
-      {"span_cycles", m.span},
-      {"simulated_cycles", net.cycles_simulated()}};
+  j["metrics"] = StatBlock(metrics_stats())
+                     .set("completion_cycles", m.completion)
+                     .set("messages", m.messages)
+                     .set("delivered", m.delivered)
+                     .set("tcd", m.tcd)
+                     .set("flit_hops", m.flit_hops)
+                     .set("latency.mean", m.latency_mean)
+                     .set("latency.p50", m.latency_p50)
+                     .set("latency.p99", m.latency_p99)
+                     .set("latency.max", m.latency_max)
+                     .set("step_contention.messages", m.step_contention.messages)
+                     .set("step_contention.cycles", m.step_contention.cycles)
+                     .set("depth_contention.messages", m.depth_contention.messages)
+                     .set("depth_contention.cycles", m.depth_contention.cycles)
+                     .set("background_contention.messages", m.background_contention.messages)
+                     .set("background_contention.cycles", m.background_contention.cycles)
+                     .set("port_wait.messages", m.port_wait.messages)
+                     .set("port_wait.cycles", m.port_wait.cycles)
+                     .set("other_delay.messages", m.other_delay.messages)
+                     .set("other_delay.cycles", m.other_delay.cycles)
+                     .set("link_utilisation.mean", m.link_util_mean)
+                     .set("link_utilisation.max", m.link_util_max)
+                     .set("link_utilisation.links", m.links)
+                     .set("link_utilisation.links_used", m.links_used)
+                     .set("flits_injected", m.flits_injected)
+                     .set("flits_ejected", m.flits_ejected)
+                     .set("span_cycles", m.span)
+                     .set("simulated_cycles", net.cycles_simulated())
+                     .json();
   if (m.has_background) {
     const auto& b = m.background;
     const Config& c = *rep.config;
     const double window_node_cycles = static_cast<double>(c.traffic.cycles) * topo.num_endpoints();
-    j["background"] = ojson{
-        {"pattern", to_string(c.traffic.pattern)},
-        {"offered_rate", c.traffic.rate},
-        {"messages", b.messages},
-        {"delivered", b.delivered},
-        {"accepted_flits_per_node_cycle", window_node_cycles > 0 ? b.flits_delivered / window_node_cycles : 0.0},
-        {"latency", {{"mean", b.latency.mean}, {"p50", b.latency.p50}, {"p99", b.latency.p99}, {"max", b.latency.max}}}};
+    j["background"] =
+        StatBlock(background_stats())
+            .set("pattern", to_string(c.traffic.pattern))
+            .set("offered_rate", c.traffic.rate)
+            .set("messages", b.messages)
+            .set("delivered", b.delivered)
+            .set("accepted_flits_per_node_cycle", window_node_cycles > 0 ? b.flits_delivered / window_node_cycles : 0.0)
+            .set("latency.mean", b.latency.mean)
+            .set("latency.p50", b.latency.p50)
+            .set("latency.p99", b.latency.p99)
+            .set("latency.max", b.latency.max)
+            .json();
   }
   // A run that stopped early still conserves flits: those not ejected are in buffers.
   const bool complete = m.status == "completed";
   const bool buffers_ok = net.buffers_consistent();
-  j["invariants"] = ojson{
-      {"flits_conserved", complete ? m.flits_injected == m.flits_ejected : m.flits_injected >= m.flits_ejected && buffers_ok},
-      {"all_messages_delivered", m.delivered == m.messages},
-      {"buffers_consistent", buffers_ok}};
+  j["invariants"] = StatBlock(invariant_stats())
+                        .set("flits_conserved", complete ? m.flits_injected == m.flits_ejected
+                                                         : m.flits_injected >= m.flits_ejected && buffers_ok)
+                        .set("all_messages_delivered", m.delivered == m.messages)
+                        .set("buffers_consistent", buffers_ok)
+                        .json();
   if (!net.deadlock_cycle().empty()) {
     ojson cyc = ojson::array();
     for (const WaitEdge& w : net.deadlock_cycle()) {
@@ -149,15 +124,17 @@ std::string summary_json(const RunReport& rep) {
   j["warnings"] = rep.warnings;
   if (rep.config->host_timing) {
     const double sim = rep.host.simulation_seconds;
-    j["host"] = ojson{{"elaboration_seconds", rep.host.elaboration_seconds},
-                      {"simulation_seconds", sim},
-                      {"wall_seconds", rep.host.wall_seconds},
-                      {"simulated_cycles_per_second", sim > 0 ? static_cast<double>(m.span) / sim : 0.0},
-                      {"flit_hops_per_second", sim > 0 ? static_cast<double>(m.flit_hops) / sim : 0.0},
-                      {"express_worms", rep.host.express_worms},
-                      {"express_flit_moves", rep.host.express_flit_moves},
-                      {"steady_worms", rep.host.steady_worms},
-                      {"steady_cycles", rep.host.steady_cycles}};
+    j["host"] = StatBlock(host_stats())
+                    .set("elaboration_seconds", rep.host.elaboration_seconds)
+                    .set("simulation_seconds", sim)
+                    .set("wall_seconds", rep.host.wall_seconds)
+                    .set("simulated_cycles_per_second", sim > 0 ? static_cast<double>(m.span) / sim : 0.0)
+                    .set("flit_hops_per_second", sim > 0 ? static_cast<double>(m.flit_hops) / sim : 0.0)
+                    .set("express_worms", rep.host.express_worms)
+                    .set("express_flit_moves", rep.host.express_flit_moves)
+                    .set("steady_worms", rep.host.steady_worms)
+                    .set("steady_cycles", rep.host.steady_cycles)
+                    .json();
   }
   return j.dump(2) + "\n";
 }
@@ -167,9 +144,7 @@ std::string messages_csv(const RunReport& rep) {
   const SimContext& ctx = net.context();
   const Topology& topo = net.topology();
   std::ostringstream os;
-  os << "id,step,index,src,dst,src_coord,dst_coord,packet,flits,hops,release,inject,header_arrival,delivered,"
-        "latency,zero_load_latency,blocked_cycles,port_wait_cycles,step_contention_cycles,depth_contention_cycles,"
-        "background_cycles,other_cycles\n";
+  os << message_columns().csv_header();
   const auto& offsets = *rep.step_offsets;
   for (size_t id = 0; id < ctx.msgs.size(); ++id) {
     const MessageRecord& m = ctx.msgs[id];
@@ -200,7 +175,7 @@ std::string links_csv(const RunReport& rep) {
   const auto& busy = net.context().link_busy;
   const double span = static_cast<double>(rep.metrics.span);
   std::ostringstream os;
-  os << "link,src,dst,src_coord,dst_coord,dim,dir,wrap,busy_cycles,utilisation\n";
+  os << link_columns().csv_header();
   for (int l = 0; l < topo.num_links(); ++l) {
     const int port = topo.link_port(l);
     os << l << ',' << topo.link_src(l) << ',' << topo.link_dst(l) << ',' << csv_quoted(topo.router_name(topo.link_src(l)))
@@ -214,8 +189,7 @@ std::string links_csv(const RunReport& rep) {
 
 std::string steps_csv(const RunReport& rep) {
   std::ostringstream os;
-  os << "step,messages,delivered,start,end,duration,max_latency,max_zero_load_latency,mean_latency,tcd,"
-        "step_contention_messages,step_contention_cycles,depth_contention_messages,depth_contention_cycles\n";
+  os << step_columns().csv_header();
   for (const StepMetrics& s : rep.metrics.steps) {
     const bool done = s.delivered == s.messages && s.messages > 0;
     os << s.step << ',' << s.messages << ',' << s.delivered << ',' << cycle_or_empty(s.start) << ',';
@@ -233,7 +207,7 @@ bool holds_other_config(const std::string& dir, const Config& config) {
   if (!in) return false;
   const ojson previous = ojson::parse(in, nullptr, false);
   if (previous.is_discarded() || !previous.is_object() || !previous.contains("config")) return false;
-  return previous["config"] != config_json(config);
+  return previous["config"] != config_echo(config);
 }
 
 std::string csv_quoted(const std::string& s) {

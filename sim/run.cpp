@@ -109,6 +109,7 @@ bool prepare_traffic(Config& cfg, const Topology& topo) {
     }
     cfg.traffic.hotspots.push_back(node);
   }
+  record_hotspot_nodes(cfg);
   const std::string why = check_background(cfg.traffic, topo);
   if (!why.empty()) {
     std::cerr << "error: " << cfg.path << ": traffic: " << why << "\n";

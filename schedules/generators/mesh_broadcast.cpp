@@ -1,10 +1,12 @@
 // The mesh/torus broadcast family of the generator registry: Cang & Wu's eye
 // broadcasts, the exact quadrant-recursive optimum, and the baselines they are
 // compared with. docs/algorithms/mesh-broadcast.md describes each one.
+#include <algorithm>
 #include <functional>
 #include <string>
 #include <vector>
 
+#include "decl/param.hpp"
 #include "schedules/generators/eye_broadcast.hpp"
 #include "schedules/generators/eye_math.hpp"
 #include "schedules/generators/generators.hpp"
@@ -17,6 +19,23 @@ namespace wormsim {
 namespace {
 
 using namespace mesh_broadcast;
+
+// The generators' own config keys (the config reader takes them when the
+// generator is chosen; `schedule generate` passes --orientation and --param).
+const ParamSection kEyeParams{
+    "schedule", "eye generator", "the eye broadcast's choice of dimension order", {"schedule.algorithm", "eye"}, 30,
+    {ParamDecl::choice("orientation", {"paper", "best"})
+         .by_default("paper")
+         .describe("eye algorithms' orientation: the paper's dimension order, or the best of every order")}};
+WORMSIM_DECLARE_PARAMS(kEyeParams);
+
+const ParamSection kTcdOptimalParams{
+    "schedule.params", "tcd-optimal generator", "which optimum tcd-optimal searches for",
+    {"schedule.algorithm", "tcd-optimal"}, 30,
+    {ParamDecl::choice("variant", {"any", "contention-free"})
+         .by_default("any")
+         .describe("any: minimum TCD; contention-free: minimum TCD among schedules without step contention")}};
+WORMSIM_DECLARE_PARAMS(kTcdOptimalParams);
 
 std::vector<int> all_lower_eye(int k, int d) {
   return std::vector<int>(d, static_cast<int>(eye_math::eye_coordinates(k).lower));
@@ -62,14 +81,15 @@ Schedule make_eye(const Topology& topo, const GeneratorOptions& options) {
 
 Schedule make_tcd_optimal(const Topology& topo, const GeneratorOptions& options) {
   const std::string alg = "tcd-optimal";
-  require_known_params(options, alg, {"variant"});
+  const ParamDecl& declared = *kTcdOptimalParams.find("variant");
+  require_known_params(options, alg, {declared.key});
   require_no_orientation(options, alg);
   require_valid_flits(options);
   const int k = require_power_of_two_cube(topo, alg);
   const int source = resolve_source(topo, options, alg);
-  std::string variant = "any";
-  if (auto it = options.params.find("variant"); it != options.params.end()) variant = it->second;
-  if (variant != "any" && variant != "contention-free")
+  std::string variant = declared.fixed_default.get<std::string>();
+  if (auto it = options.params.find(declared.key); it != options.params.end()) variant = it->second;
+  if (std::find(declared.choices.begin(), declared.choices.end(), variant) == declared.choices.end())
     throw GeneratorError("--param variant: tcd-optimal expects any or contention-free, got \"" + variant + "\"");
   const int d = topo.num_dims();
   if (d > 6) throw GeneratorError("--dims: tcd-optimal supports up to 6 dimensions, got " + std::to_string(d));

@@ -1,21 +1,18 @@
 """Reading a wormsim run's output folder, and dimension-order routes for per-step link loads."""
 
-import json
 import os
 
 import pandas as pd
 
+from .declarations import columns, summary_fields
 from .outputs import OutputSetError, verify
 
-MESSAGE_INT_COLUMNS = (
-    "id", "step", "index", "src", "dst", "flits", "hops", "release", "inject", "header_arrival",
-    "delivered", "latency", "zero_load_latency", "blocked_cycles", "port_wait_cycles",
-    "step_contention_cycles", "depth_contention_cycles", "background_cycles", "other_cycles")
-MESSAGE_TEXT_COLUMNS = ("src_coord", "dst_coord", "packet")
-STEP_INT_COLUMNS = (
-    "step", "messages", "delivered", "start", "end", "duration", "max_latency", "max_zero_load_latency",
-    "tcd", "step_contention_messages", "step_contention_cycles", "depth_contention_messages",
-    "depth_contention_cycles")
+# Column types come from the simulator's declarations (declarations.py, stats.json).
+MESSAGE_INT_COLUMNS = columns("messages.csv", ("integer",))
+MESSAGE_TEXT_COLUMNS = columns("messages.csv", ("text",))
+LINK_INT_COLUMNS = columns("links.csv", ("integer",))
+LINK_TEXT_COLUMNS = columns("links.csv", ("text",))
+STEP_INT_COLUMNS = columns("steps.csv", ("integer",))
 
 
 class RunError(Exception):
@@ -167,7 +164,7 @@ def read_messages(path):
 
 
 def read_links(path):
-    return _read_csv(path, ("link", "src", "dst", "dim", "dir", "wrap", "busy_cycles"), ("src_coord", "dst_coord"),
+    return _read_csv(path, LINK_INT_COLUMNS, LINK_TEXT_COLUMNS,
                      ("link", "src", "dst", "dim", "dir", "wrap", "busy_cycles", "utilisation"))
 
 
@@ -176,25 +173,22 @@ def read_steps(path):
 
 
 def flat_metrics(summary, include_host=False):
-    """{dotted name: number or text} of a summary's status, metrics, background (and host)."""
+    """{dotted name: number or text} of a summary's status and its declared metrics, background (and
+    host) fields (declarations.py), in declared order; blocks a summary lacks are left out."""
     out = {}
     if not summary:
         return out
     out["status"] = summary.get("status")
-
-    def walk(v, prefix):
-        if isinstance(v, dict):
-            for k, x in v.items():
-                walk(x, f"{prefix}.{k}")
-        elif isinstance(v, list):
-            out[prefix] = json.dumps(v)
-        else:
-            out[prefix] = v
-
     blocks = ["metrics", "background"] + (["host"] if include_host else [])
     for b in blocks:
-        if isinstance(summary.get(b), dict):
-            walk(summary[b], b)
+        if not isinstance(summary.get(b), dict):
+            continue
+        for name in summary_fields(b):
+            v = summary[b]
+            for part in name.split("."):
+                v = v.get(part) if isinstance(v, dict) else None
+            if v is not None:
+                out[f"{b}.{name}"] = v
     return out
 
 

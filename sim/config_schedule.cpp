@@ -1,0 +1,136 @@
+// The `schedule` section: a schedule file or a generator, and how it is released.
+// A generator's own parameters (the eye generator's `orientation`, tcd-optimal's
+// `params.variant`) are declared by the generator (schedules/generators/).
+#include "sim/config_reader.hpp"
+#include "models/limits.hpp"
+
+#include <filesystem>
+
+namespace wormsim {
+
+namespace {
+
+using P = ParamDecl;
+
+const ParamSection kScheduleParams{
+    "schedule", "schedule", "a schedule file or a generator, and how its steps are released", {}, 30,
+    {P::string("file")
+         .range("path")
+         .excluding("algorithm")
+         .describe("schedule JSON; a relative path is resolved against the config file's folder"),
+     P::string("algorithm")
+         .range("a name listed by `wormsim algorithms`")
+         .excluding("file")
+         .describe("generate the schedule for this network instead of reading a file"),
+     P::compound("source", "node or `eye`")
+         .default_is("node 0")
+         .range("a node of the network")
+         .describe("generator only: broadcast/scatter root; eye: start from an eye of the mesh (eye generators)"),
+     P::compound("params", "mapping name: scalar")
+         .default_is("`{}`")
+         .range("declared by the generator")
+         .describe("generator only: the generator's own parameters (schedule.params.* below)"),
+     P::integer("flits", 1, kMaxMessageFlits)
+         .default_is("unset")
+         .in("flits")
+         .describe("file: replaces every message's length; generator: the message length (unset: 16)"),
+     P::choice("mode", {"barrier", "eager"}).by_default("barrier").describe("release rule of the steps"),
+     P::boolean("strict")
+         .by_default(false)
+         .describe("make schedule warnings (port-model violations) errors; --strict does the same")}};
+WORMSIM_DECLARE_PARAMS(kScheduleParams);
+
+void read_source(ConfigSection& s, ScheduleSource& src) {
+  const YAML::Node n = s.at("source");
+  if (!n) {
+    s.record("source", 0);
+    return;
+  }
+  const std::string path = s.path_of("source");
+  if (n.IsScalar() && n.Scalar() == "eye") {
+    src.source_eye = true;
+    s.record("source", "eye");
+  } else if (n.IsScalar()) {
+    src.source.id = s.file().integer(n, path, 0, kMaxNodeIdLiteral);
+    s.record("source", src.source.id);
+  } else if (n.IsSequence()) {
+    src.source.is_coords = true;
+    for (size_t i = 0; i < n.size(); ++i)
+      src.source.coords.push_back(s.file().integer(n[i], path + "[" + std::to_string(i) + "]", 0, kMaxRadix));
+    s.record("source", src.source.coords);
+  } else {
+    s.fail("source", "expected a node id, a coordinate list or \"eye\"", n);
+  }
+}
+
+// A generator's declared keys, read by their declarations; values are handed
+// to the generator as text (GeneratorOptions::params).
+std::string read_declared(ConfigSection& s, const ParamDecl& d) {
+  switch (d.type) {
+    case ParamType::Integer: return std::to_string(s.integer(d.key));
+    case ParamType::Boolean: return s.boolean(d.key) ? "true" : "false";
+    case ParamType::Choice: return s.choice(d.key);
+    default: return s.string(d.key);
+  }
+}
+
+void read_generator_params(ConfigSection& s, Config& c) {
+  ScheduleSource& src = c.schedule;
+  // The orientation slot stays in the echo of every generated schedule (it was a
+  // schedule key before the eye generator declared it): summaries keep their bytes.
+  s.record("orientation", src.orientation);
+  for (const ParamSection* g : param_sections_at("schedule"))
+    if (!g->when.always() && condition_holds(g->when, c))
+      for (const ParamDecl& d : g->params) {
+        const std::string v = read_declared(s, d);
+        if (d.key == "orientation") src.orientation = v;
+      }
+  ConfigSection params(s.file(), s.at("params"), s.path_of("params"), c);
+  if (params.given() && !params.node().IsMap())
+    s.fail("params", "expected a mapping of name: value", params.node());
+  bool declared = false;
+  for (const ParamSection* g : param_sections_at(s.path_of("params"))) declared = declared || condition_holds(g->when, c);
+  if (!declared && params.given() && params.node().size() > 0) {
+    const auto first = params.node().begin();
+    params.fail(s.file().key(first->first, s.path_of("params")), "unknown key (" + src.algorithm + " takes no params)",
+                first->first);
+  }
+  params.check_keys();
+  if (params.given())
+    for (const auto& kv : params.node()) {
+      const std::string name = s.file().key(kv.first, s.path_of("params"));
+      src.params[name] = read_declared(params, params.decl(name));
+    }
+  s.record("params", src.params);
+}
+
+}  // namespace
+
+void read_schedule(ConfigSection& s, Config& c, const std::string& base_dir) {
+  if (!s.given()) return;
+  if (!s.node().IsMap()) return s.check_keys();
+  c.has_schedule = true;
+  ScheduleSource& src = c.schedule;
+  if (s.has("file") && s.has("algorithm")) s.file().fail("schedule", "give either file or algorithm, not both", s.node());
+  if (s.has("file") && (s.has("source") || s.has("orientation") || s.has("params")))
+    s.file().fail("schedule", "source, orientation and params go with algorithm, not with file", s.node());
+  if (s.has("file")) {
+    const std::filesystem::path p = s.file().string(s.at("file"), s.path_of("file"));
+    if (p.empty()) s.fail("file", "expected the path of a schedule JSON file, got an empty string", s.at("file"));
+    src.file = (p.is_absolute() ? p : std::filesystem::path(base_dir) / p).lexically_normal().string();
+    s.record("file", src.file);
+  } else if (s.has("algorithm")) {
+    src.algorithm = s.string("algorithm");
+  }
+  s.check_keys();
+  if (src.file.empty() && src.algorithm.empty()) s.file().fail("schedule", "expected file: PATH or algorithm: NAME", s.node());
+  if (!src.algorithm.empty()) {
+    read_source(s, src);
+    read_generator_params(s, c);
+  }
+  if (s.has("flits")) src.flits = static_cast<int>(s.integer("flits"));
+  parse_execution_mode(s.choice("mode"), c.mode);
+  c.strict = s.boolean("strict");
+}
+
+}  // namespace wormsim

@@ -1,0 +1,137 @@
+// The `traffic` section: synthetic background load (sim/background_traffic.hpp).
+#include "sim/config_reader.hpp"
+#include "models/limits.hpp"
+
+namespace wormsim {
+
+namespace {
+
+using P = ParamDecl;
+
+const ParamSection kTrafficParams{
+    "traffic", "background traffic", "synthetic background load, with or without a schedule", {}, 50,
+    {P::choice("pattern", {"uniform", "transpose", "bit-complement", "hotspot"})
+         .must_be_given()
+         .describe("how each packet's destination is chosen"),
+     P::number("rate", "(0, 1]")
+         .must_be_given()
+         .in("packets per node per cycle")
+         .describe("packets per node per cycle, e.g. 0.005"),
+     P::integer("cycles", 1, kMaxTrafficCycles)
+         .must_be_given()
+         .range("1..2^40")
+         .in("cycles")
+         .describe("length of the injection window in cycles"),
+     P::compound("flits", "integer, list, or mapping")
+         .by_default(16)
+         .range("lengths 1..1048576")
+         .in("flits")
+         .describe("one length; a list of lengths (equally likely); or {length: weight} with positive weights"),
+     P::compound("hotspot", "mapping")
+         .describe("the hotspot nodes and the share of packets sent to them; required for pattern hotspot")}};
+WORMSIM_DECLARE_PARAMS(kTrafficParams);
+
+const ParamSection kHotspotParams{
+    "traffic.hotspot", "background traffic", "the hotspots of pattern hotspot", {"traffic.pattern", "hotspot"}, 50,
+    {P::compound("nodes", "list of nodes").must_be_given().range("nodes of the network").describe("the hotspot nodes"),
+     P::number("fraction", "[0, 1]").must_be_given().describe("share of packets sent to a hotspot")}};
+WORMSIM_DECLARE_PARAMS(kHotspotParams);
+
+NodeRef read_node_ref(const ConfigFile& f, const YAML::Node& n, const std::string& path) {
+  NodeRef ref;
+  if (n.IsScalar()) {
+    ref.id = f.integer(n, path, 0, kMaxNodeIdLiteral);
+  } else if (n.IsSequence()) {
+    ref.is_coords = true;
+    for (size_t i = 0; i < n.size(); ++i) ref.coords.push_back(f.integer(n[i], path + "[" + std::to_string(i) + "]", 0, kMaxRadix));
+  } else {
+    f.fail(path, "expected a node id or a coordinate list", n);
+  }
+  return ref;
+}
+
+double probability(const ConfigSection& s, const std::string& key, bool zero_ok) {
+  const std::string range = zero_ok ? "[0, 1]" : "(0, 1]";
+  const YAML::Node n = s.at(key);
+  const double v = s.file().number(n, s.path_of(key), "a number in " + range);
+  if (!(v >= 0.0 && v <= 1.0) || (!zero_ok && v == 0.0)) s.fail(key, "expected a number in " + range + ", got " + n.Scalar(), n);
+  return v;
+}
+
+// A relative weight: any positive number.
+double weight(const ConfigFile& f, const YAML::Node& n, const std::string& path) {
+  const double v = f.number(n, path, "a positive number (a relative weight)");
+  if (!(v > 0.0 && v < 1e12)) f.fail(path, "expected a positive number (a relative weight), got " + n.Scalar(), n);
+  return v;
+}
+
+void read_lengths(ConfigSection& s, BackgroundSpec& t) {
+  const ConfigFile& f = s.file();
+  const YAML::Node n = s.at("flits");
+  const std::string path = s.path_of("flits");
+  const long long max_length = kMaxPacketFlits;
+  if (!n) {
+    t.lengths = {{s.decl("flits").fixed_default.get<int>(), 1.0}};
+  } else if (n.IsScalar()) {
+    t.lengths = {{static_cast<int>(f.integer(n, path, 1, max_length)), 1.0}};
+  } else if (n.IsSequence() && n.size() > 0) {
+    for (size_t i = 0; i < n.size(); ++i)
+      t.lengths.push_back({static_cast<int>(f.integer(n[i], path + "[" + std::to_string(i) + "]", 1, max_length)), 1.0});
+  } else if (n.IsMap() && n.size() > 0) {
+    for (const auto& kv : n) {
+      const std::string key = f.key(kv.first, path);
+      t.lengths.push_back({static_cast<int>(f.integer(kv.first, path + " (key " + key + ")", 1, max_length)),
+                           weight(f, kv.second, path + "." + key)});
+    }
+  } else {
+    s.fail("flits", "expected a length, a list of lengths, or a mapping length: weight", n);
+  }
+  nlohmann::ordered_json lengths = nlohmann::ordered_json::array();
+  for (const auto& [flits, w] : t.lengths) lengths.push_back({{"flits", flits}, {"weight", w}});
+  s.record("flits", lengths);
+}
+
+void read_hotspot(ConfigSection& s, Config& c) {
+  BackgroundSpec& t = c.traffic;
+  if (!s.has("hotspot")) {
+    if (t.pattern == TrafficPattern::Hotspot)
+      s.file().fail("traffic.hotspot", "missing: pattern hotspot needs hotspot: {nodes: [...], fraction: F}", s.node());
+    return;
+  }
+  const YAML::Node h = s.at("hotspot");
+  if (t.pattern != TrafficPattern::Hotspot) s.fail("hotspot", "only meaningful with pattern: hotspot", h);
+  ConfigSection hs(s.file(), h, s.path_of("hotspot"), c);
+  hs.check_keys();
+  const YAML::Node nodes = hs.at("nodes");
+  if (!nodes || !nodes.IsSequence() || nodes.size() == 0) hs.fail("nodes", "expected a non-empty list of nodes", h);
+  for (size_t i = 0; i < nodes.size(); ++i)
+    c.hotspot_refs.push_back(read_node_ref(s.file(), nodes[i], hs.path_of("nodes") + "[" + std::to_string(i) + "]"));
+  if (!hs.has("fraction")) hs.missing("fraction", "share of packets sent to the hotspots");
+  t.hotspot_fraction = probability(hs, "fraction", true);
+  // The nodes are echoed as ids once the run resolves them against the topology (resolve_hotspots).
+  hs.record("nodes", nlohmann::ordered_json::array());
+  hs.record("fraction", t.hotspot_fraction);
+}
+
+}  // namespace
+
+void read_traffic(ConfigSection& s, Config& c) {
+  s.check_keys();
+  if (!s.given()) return;
+  c.has_traffic = true;
+  BackgroundSpec& t = c.traffic;
+  parse_traffic_pattern(s.choice("pattern"), t.pattern);
+  if (!s.has("rate")) s.missing("rate");
+  t.rate = probability(s, "rate", false);
+  s.record("rate", t.rate);
+  t.cycles = static_cast<uint64_t>(s.integer("cycles"));
+  read_lengths(s, t);
+  read_hotspot(s, c);
+}
+
+void record_hotspot_nodes(Config& c) {
+  if (c.traffic.pattern == TrafficPattern::Hotspot && c.has_traffic)
+    c.values["traffic"]["hotspot"]["nodes"] = c.traffic.hotspots;
+}
+
+}  // namespace wormsim

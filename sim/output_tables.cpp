@@ -1,0 +1,142 @@
+#include "sim/output_tables.hpp"
+
+namespace wormsim {
+
+namespace {
+
+constexpr StatType I = StatType::Integer, N = StatType::Number, T = StatType::Text, B = StatType::Boolean;
+
+const StatTable kMetrics{
+    "summary.json", "metrics", "the run's figures (the schedule's, when it has one)", "always", 10,
+    {{"completion_cycles", I, "cycles", "cycle of the last tail ejection (schedule messages); where a stopped run stopped"},
+     {"messages", I, "messages", "messages in the schedule (background only: generated background messages)"},
+     {"delivered", I, "messages", "of those, delivered"},
+     {"tcd", I, "hops", "total communication distance: sum of route lengths of those messages"},
+     {"flit_hops", I, "flits", "flits carried over links, all traffic"},
+     {"latency.mean", N, "cycles", "mean latency of delivered messages"},
+     {"latency.p50", I, "cycles", "median latency (nearest rank)"},
+     {"latency.p99", I, "cycles", "99th percentile latency (nearest rank)"},
+     {"latency.max", I, "cycles", "largest latency"},
+     {"step_contention.messages", I, "messages", "messages with header stalls charged to worms of the same step"},
+     {"step_contention.cycles", I, "cycles", "header stall cycles charged to worms of the same step"},
+     {"depth_contention.messages", I, "messages", "messages with header stalls charged to worms of another step"},
+     {"depth_contention.cycles", I, "cycles", "header stall cycles charged to worms of another step"},
+     {"background_contention.messages", I, "messages", "messages with header stalls charged to background worms"},
+     {"background_contention.cycles", I, "cycles", "header stall cycles charged to background worms"},
+     {"port_wait.messages", I, "messages", "messages that waited for an injection channel or credits"},
+     {"port_wait.cycles", I, "cycles", "cycles between the end of startup and the header's injection"},
+     {"other_delay.messages", I, "messages", "delivered messages with unexplained blocked cycles"},
+     {"other_delay.cycles", I, "cycles", "blocked cycles not charged to port wait or header stalls"},
+     {"link_utilisation.mean", N, "", "flit_hops / span_cycles / links, over all directed links"},
+     {"link_utilisation.max", N, "", "max over links of busy_cycles / span_cycles"},
+     {"link_utilisation.links", I, "links", "number of directed links"},
+     {"link_utilisation.links_used", I, "links", "links that carried at least one flit"},
+     {"flits_injected", I, "flits", "flits entered into the network, all traffic"},
+     {"flits_ejected", I, "flits", "flits ejected from the network, all traffic"},
+     {"span_cycles", I, "cycles", "cycles the network ran: the last tail ejection of any message"},
+     {"simulated_cycles", I, "cycles", "cycles the simulator actually stepped (idle stretches skipped)"}}};
+WORMSIM_DECLARE_STATS(kMetrics);
+
+const StatTable kBackground{
+    "summary.json", "background", "background traffic, apart from the schedule", "only with background traffic", 20,
+    {{"pattern", T, "", "traffic.pattern"},
+     {"offered_rate", N, "packets per node per cycle", "traffic.rate"},
+     {"messages", I, "messages", "background messages generated"},
+     {"delivered", I, "messages", "of those, delivered"},
+     {"accepted_flits_per_node_cycle", N, "flits per node per cycle",
+      "flits of delivered background messages / (traffic.cycles x nodes)"},
+     {"latency.mean", N, "cycles", "mean latency of delivered background messages, from generation"},
+     {"latency.p50", I, "cycles", "median latency (nearest rank)"},
+     {"latency.p99", I, "cycles", "99th percentile latency (nearest rank)"},
+     {"latency.max", I, "cycles", "largest latency"}}};
+WORMSIM_DECLARE_STATS(kBackground);
+
+const StatTable kInvariants{
+    "summary.json", "invariants", "the simulator's self-checks", "always", 30,
+    {{"flits_conserved", B, "", "completed: flits_injected == flits_ejected; stopped: the rest are in buffers"},
+     {"all_messages_delivered", B, "", "delivered == messages"},
+     {"buffers_consistent", B, "", "no buffer over capacity, and buffered flits = injected - ejected"}}};
+WORMSIM_DECLARE_STATS(kInvariants);
+
+const StatTable kHost{
+    "summary.json", "host", "wall-clock figures and the fast paths' counters", "only with output.host_timing: true", 40,
+    {{"elaboration_seconds", N, "seconds", "building the network"},
+     {"simulation_seconds", N, "seconds", "simulating (sc_start)"},
+     {"wall_seconds", N, "seconds", "from the start of the command until the metrics are computed"},
+     {"simulated_cycles_per_second", N, "cycles per second", "span_cycles / simulation_seconds"},
+     {"flit_hops_per_second", N, "flits per second", "flit_hops / simulation_seconds"},
+     {"express_worms", I, "worms", "worms whose body the express loop moved"},
+     {"express_flit_moves", I, "flits", "flit moves and injections the express loop made"},
+     {"steady_worms", I, "worms", "express worms skipped while they streamed steadily"},
+     {"steady_cycles", I, "worm-cycles", "worm-cycles skipped that way"}}};
+WORMSIM_DECLARE_STATS(kHost);
+
+const StatTable kMessages{
+    "messages.csv", "", "one row per message, by id: schedule messages, then background", "always", 50,
+    {{"id", I, "", "message id, 0-based"},
+     {"step", I, "", "schedule step, 0-based; -1 for background traffic"},
+     {"index", I, "", "position within its step; empty for background traffic"},
+     {"src", I, "", "source node id"},
+     {"dst", I, "", "destination node id"},
+     {"src_coord", T, "", "source node name (quoted)"},
+     {"dst_coord", T, "", "destination node name (quoted)"},
+     {"packet", T, "", "packet name (quoted)"},
+     {"flits", I, "flits", "L, the message length"},
+     {"hops", I, "hops", "H, the route length"},
+     {"release", I, "cycle", "cycle the message is handed to its sender's NI"},
+     {"inject", I, "cycle", "cycle its header enters the source router; empty if never"},
+     {"header_arrival", I, "cycle", "cycle its header is ejected; empty if never"},
+     {"delivered", I, "cycle", "cycle its tail is ejected; empty if never"},
+     {"latency", I, "cycles", "delivered - release; empty if undelivered"},
+     {"zero_load_latency", I, "cycles", "t_s + (H+1) t_r + H t_l + L - 1"},
+     {"blocked_cycles", I, "cycles", "latency - zero_load_latency (>= 0); empty if undelivered"},
+     {"port_wait_cycles", I, "cycles", "inject - (release + t_s) (0 if not injected)"},
+     {"step_contention_cycles", I, "cycles", "header stalls charged to same-step worms"},
+     {"depth_contention_cycles", I, "cycles", "header stalls charged to other-step worms"},
+     {"background_cycles", I, "cycles", "header stalls charged to background worms"},
+     {"other_cycles", I, "cycles", "blocked - port_wait - step - depth - background (>= 0); empty if undelivered"}}};
+WORMSIM_DECLARE_STATS(kMessages);
+
+const StatTable kLinks{
+    "links.csv", "", "one row per directed link, by link id", "always", 60,
+    {{"link", I, "", "link id, 0-based"},
+     {"src", I, "", "source node id"},
+     {"dst", I, "", "destination node id"},
+     {"src_coord", T, "", "source node name (quoted)"},
+     {"dst_coord", T, "", "destination node name (quoted)"},
+     {"dim", I, "", "dimension the link moves along"},
+     {"dir", I, "", "1 or -1: + or - direction; hypercube: 1 sets the bit, -1 clears it"},
+     {"wrap", I, "", "1 for a torus wrap-around link (the dateline), else 0"},
+     {"busy_cycles", I, "cycles", "flits carried (= cycles busy), all traffic"},
+     {"utilisation", N, "", "busy_cycles / span_cycles, 6 decimals"}}};
+WORMSIM_DECLARE_STATS(kLinks);
+
+const StatTable kSteps{
+    "steps.csv", "", "one row per schedule step (none without a schedule)", "always", 70,
+    {{"step", I, "", "step number, 0-based"},
+     {"messages", I, "messages", "messages in the step"},
+     {"delivered", I, "messages", "of which delivered"},
+     {"start", I, "cycle", "earliest release among them; empty if none was released"},
+     {"end", I, "cycle", "latest tail ejection; empty unless every message was delivered"},
+     {"duration", I, "cycles", "end - start; empty like end"},
+     {"max_latency", I, "cycles", "largest latency of a delivered message (0 if none)"},
+     {"max_zero_load_latency", I, "cycles", "largest zero-load latency"},
+     {"mean_latency", N, "cycles", "mean latency of the delivered messages, 3 decimals"},
+     {"tcd", I, "hops", "sum of hops"},
+     {"step_contention_messages", I, "messages", "messages of the step with same-step header stalls"},
+     {"step_contention_cycles", I, "cycles", "same-step header stall cycles of the step's messages"},
+     {"depth_contention_messages", I, "messages", "messages of the step with other-step header stalls"},
+     {"depth_contention_cycles", I, "cycles", "other-step header stall cycles of the step's messages"}}};
+WORMSIM_DECLARE_STATS(kSteps);
+
+}  // namespace
+
+const StatTable& metrics_stats() { return kMetrics; }
+const StatTable& background_stats() { return kBackground; }
+const StatTable& invariant_stats() { return kInvariants; }
+const StatTable& host_stats() { return kHost; }
+const StatTable& message_columns() { return kMessages; }
+const StatTable& link_columns() { return kLinks; }
+const StatTable& step_columns() { return kSteps; }
+
+}  // namespace wormsim

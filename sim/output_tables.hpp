@@ -1,0 +1,19 @@
+// The statistics of a run's output files, declared once (decl/stat.hpp):
+// summary.json's metrics, background, invariants and host blocks, and the
+// columns of messages.csv, links.csv and steps.csv. sim/outputs.cpp writes
+// them; docs/metrics.md explains them.
+#pragma once
+
+#include "decl/stat.hpp"
+
+namespace wormsim {
+
+const StatTable& metrics_stats();      // summary.json "metrics"
+const StatTable& background_stats();   // summary.json "background"
+const StatTable& invariant_stats();    // summary.json "invariants"
+const StatTable& host_stats();         // summary.json "host"
+const StatTable& message_columns();    // messages.csv
+const StatTable& link_columns();       // links.csv
+const StatTable& step_columns();       // steps.csv
+
+}  // namespace wormsim
