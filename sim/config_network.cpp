@@ -113,6 +113,7 @@ void read_port_model(ConfigSection& s, Config& c) {
 
 void read_network(ConfigSection& s, Config& c) {
   if (!s.given()) s.file().fail("network", "missing (expected topology, dims, ...)");
+  if (!s.node().IsMap()) s.check_keys();  // says what a section must be
   read_topology(s, c);
   s.check_keys();  // after the topology: it decides which keys apply
   read_topology_options(s, c);
