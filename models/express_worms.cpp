@@ -63,7 +63,9 @@ bool ExpressWorms::join(const SimContext::HeaderLeft& e, NetworkInterface* ni) {
     if (s.next) s.down = &s.next->input_buffer(s.next_port);
   }
   const auto limit = static_cast<uint32_t>(stages_.size());
-  Worm w{base, base, base + 1, limit, false, false, e.msg, 0, nullptr, nullptr, -1, 0, false, 0, wormsim::kNever, 0, 0};
+  // A worm of no hops (two endpoints of one router) left its only router into the ejection channel: complete.
+  const bool complete = base + 1 == limit;
+  Worm w{base, base, base + 1, limit, complete, false, e.msg, 0, nullptr, nullptr, -1, 0, false, 0, wormsim::kNever, 0, 0};
   e.router->begin_express(e.in_port);
   // While its tail has not gone in, the worm holds its injection channel and the buffer it feeds.
   const NetworkInterface::ExpressChannel ch = ni->begin_express(e.msg);

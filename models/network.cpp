@@ -49,18 +49,24 @@ Network::Network(sc_core::sc_module_name name, const Topology& topo, const Netwo
   ctx_.adaptive_routing = routing_->adaptive();
   ctx_.adaptive_empty_vcs = routing_->needs_empty_vcs();
   ctx_.express = ExpressWorms::enabled(ctx_);
-  ctx_.dateline_classes = topo.kind() == TopologyKind::Torus && params.vcs >= 2;
+  ctx_.dateline_classes = topo.dateline_classes() && params.vcs >= 2;
   ctx_.link_busy.assign(topo.num_links(), 0);
 
+  // A router per router of the topology, an interface per endpoint; each router
+  // gets the injection and ejection channels of its endpoints.
   const int n = topo.num_nodes();
   const int inj = params.ports.injection_channels(topo);
   const int ej = params.ports.ejection_channels(topo);
-  routers_.reserve(n, Router::arena_bytes(topo.num_ports(), inj, ej, params.vcs, params.buffer_flits));
-  nis_.reserve(n, NetworkInterface::arena_bytes(inj));
+  const int most = topo.max_endpoints_per_router();
+  routers_.reserve(n, Router::arena_bytes(topo.num_ports(), most * inj, most * ej, params.vcs, params.buffer_flits));
+  nis_.reserve(topo.num_endpoints(), NetworkInterface::arena_bytes(inj));
   for (int node = 0; node < n; ++node) {
-    const std::string id = std::to_string(node);
-    Router* r = routers_.emplace(("router_" + id).c_str(), node, topo.num_ports(), inj, ej, &ctx_);
-    nis_.emplace(("ni_" + id).c_str(), node, inj, r, topo.num_ports(), &ctx_);
+    const RouterEndpoints ends{topo.first_endpoint(node), topo.endpoints_at(node), inj, ej};
+    Router* r = routers_.emplace(("router_" + std::to_string(node)).c_str(), node, topo.num_ports(), ends, &ctx_);
+    for (int k = 0; k < ends.count; ++k) {
+      const int e = ends.first + k;
+      nis_.emplace(("ni_" + std::to_string(e)).c_str(), e, inj, r, k * inj, &ctx_);
+    }
   }
   for (int l = 0; l < topo.num_links(); ++l) {
     Router* src = routers_[topo.link_src(l)];
@@ -68,7 +74,7 @@ Network::Network(sc_core::sc_module_name name, const Topology& topo, const Netwo
     src->connect_output(topo.link_port(l), dst, topo.link_input_port(l), l);
   }
   active_bits_.assign((static_cast<size_t>(n) + 63) / 64, 0);
-  active_ni_bits_.assign(active_bits_.size(), 0);
+  active_ni_bits_.assign((static_cast<size_t>(topo.num_endpoints()) + 63) / 64, 0);
   SC_METHOD(tick);
 }
 
@@ -88,7 +94,9 @@ uint32_t Network::add_message(int src, int dst, const Route& route, uint32_t fli
   }
   for (int i = 0; i < static_cast<int>(route.links.size()); ++i)
     ctx_.hops.push_back(RouteHop{static_cast<uint16_t>(topo_.link_port(route.links[i])), route.vc_class[i]});
-  if (params_.ports.kind == PortKind::AllPort) m.inj_channel = static_cast<int16_t>(ctx_.hops[m.route_begin].port);
+  // All-port: the channel of the first hop's link; a message that stays at its router (0 hops) takes channel 0.
+  if (params_.ports.kind == PortKind::AllPort)
+    m.inj_channel = static_cast<int16_t>(m.hops ? ctx_.hops[m.route_begin].port : 0);
   ctx_.msgs.push_back(m);
   return static_cast<uint32_t>(ctx_.msgs.size() - 1);
 }

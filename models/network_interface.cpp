@@ -8,16 +8,16 @@
 namespace wormsim {
 
 NetworkInterface::NetworkInterface(sc_core::sc_module_name name, int node, int channels, Router* router,
-                                   int first_injection_port, SimContext* ctx, std::byte* arena)
+                                   int first_channel, SimContext* ctx, std::byte* arena)
     : sc_core::sc_module(name),
       node_(node),
       router_(router),
-      first_port_(first_injection_port),
+      first_port_(router->link_ports() + first_channel),
       ctx_(ctx),
       channels_(channels) {
   // Layout: channel states, then claimed flags (see arena_bytes).
   ch_ = new (arena) Channel[channels];
-  for (int c = 0; c < channels; ++c) ch_[c].buffer = router->injection_buffer(c);
+  for (int c = 0; c < channels; ++c) ch_[c].buffer = router->injection_buffer(first_channel + c);
   claimed_ = reinterpret_cast<char*>(arena + sizeof(Channel) * channels);
 }
 
@@ -130,7 +130,8 @@ void NetworkInterface::finish(int c, uint64_t now) {
   Channel& ch = ch_[c];
   if (ctx_->channel_trace)
     ctx_->channel_trace->push_back(
-        ChannelUse{node_, static_cast<int16_t>(kInjectionPort - c), 0, ch.msg, ch.since, now + 1});
+        ChannelUse{router_->node(), static_cast<int16_t>(kInjectionPort - (first_port_ - router_->link_ports() + c)), 0,
+                   ch.msg, ch.since, now + 1});
   ctx_->injected_now.push_back(ch.msg);
   ch.msg = kNoMessage;
 }

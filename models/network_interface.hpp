@@ -1,4 +1,4 @@
-// The network interface (NI) of one node: it takes released messages, waits out
+// The network interface (NI) of one endpoint (node): it takes released messages, waits out
 // the startup time, and feeds their flits into the router's injection channels,
 // one flit per channel per cycle, under the same credit flow control as a link.
 // Which channels a message may use is the port model's (models/port_model.hpp);
@@ -21,9 +21,10 @@ class Router;
 class NetworkInterface : public sc_core::sc_module {
  public:
   // `arena` is zeroed memory of arena_bytes(...) bytes owned by the caller (the
-  // network's ModulePool); the channel states live there. `router` is built.
+  // network's ModulePool); the channel states live there. `router` is built;
+  // this interface (endpoint `node`) feeds its injection channels first_channel..
   NetworkInterface(sc_core::sc_module_name name, int node, int channels, Router* router,
-                   int first_injection_port, SimContext* ctx, std::byte* arena);
+                   int first_channel, SimContext* ctx, std::byte* arena);
   static size_t arena_bytes(int channels);
 
   // A released message (its release time is set) joins the queue.

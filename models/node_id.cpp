@@ -4,25 +4,13 @@
 
 namespace wormsim {
 
-int resolve_node(const Topology& topo, const NodeRef& ref, std::string* error) {
-  if (!ref.is_coords) {
-    if (ref.id < 0 || ref.id >= topo.num_nodes()) {
-      if (error)
-        *error = "node id " + std::to_string(ref.id) + " is out of range 0.." +
-                 std::to_string(topo.num_nodes() - 1) + " for " + topo.spec().describe();
-      return -1;
-    }
-    return static_cast<int>(ref.id);
-  }
-  if (static_cast<int>(ref.coords.size()) != topo.num_dims()) {
-    if (error)
-      *error = "node has " + std::to_string(ref.coords.size()) + " coordinates but " +
-               topo.spec().describe() + " has " + std::to_string(topo.num_dims()) + " dimensions";
-    return -1;
-  }
+namespace {
+
+// Router coordinates in range -> the router; else -1 and why.
+int router_from_coords(const Topology& topo, const std::vector<long long>& coords, std::string* error) {
   std::vector<int> c;
-  for (size_t d = 0; d < ref.coords.size(); ++d) {
-    const long long v = ref.coords[d];
+  for (size_t d = 0; d < coords.size(); ++d) {
+    const long long v = coords[d];
     if (v < 0 || v >= topo.radix(static_cast<int>(d))) {
       if (error)
         *error = "coordinate " + std::to_string(d) + " = " + std::to_string(v) + " is out of range 0.." +
@@ -34,12 +22,77 @@ int resolve_node(const Topology& topo, const NodeRef& ref, std::string* error) {
   return topo.node_at(c);
 }
 
+// "node" wherever routers and endpoints are one and the same.
+std::string router_word(const Topology& topo) { return topo.one_endpoint_per_router() ? "node" : "router"; }
+
+int id_in_range(const NodeRef& ref, int count, const std::string& what, const Topology& topo, std::string* error) {
+  if (ref.id >= 0 && ref.id < count) return static_cast<int>(ref.id);
+  if (error)
+    *error = what + " id " + std::to_string(ref.id) + " is out of range 0.." + std::to_string(count - 1) + " for " +
+             topo.spec().describe();
+  return -1;
+}
+
+std::string coordinate_count_error(const NodeRef& ref, const Topology& topo, const std::string& what) {
+  return what + " has " + std::to_string(ref.coords.size()) + " coordinates but " + topo.spec().describe() + " has " +
+         std::to_string(topo.num_dims()) + " dimensions";
+}
+
+}  // namespace
+
+int resolve_node(const Topology& topo, const NodeRef& ref, std::string* error) {
+  if (!ref.is_coords) return id_in_range(ref, topo.num_endpoints(), "node", topo, error);
+  const bool local = topo.max_endpoints_per_router() > 1;
+  if (static_cast<int>(ref.coords.size()) != topo.num_dims() + (local ? 1 : 0)) {
+    if (error)
+      *error = coordinate_count_error(ref, topo, "node") +
+               (local ? ", and an endpoint is named by its router's coordinates followed by its index at the router"
+                      : "");
+    return -1;
+  }
+  const std::vector<long long> router_coords(ref.coords.begin(), ref.coords.begin() + topo.num_dims());
+  const int router = router_from_coords(topo, router_coords, error);
+  if (router < 0 || !local) return router;
+  const long long k = ref.coords.back();
+  if (k < 0 || k >= topo.endpoints_at(router)) {
+    if (error)
+      *error = "endpoint index " + std::to_string(k) + " is out of range 0.." +
+               std::to_string(topo.endpoints_at(router) - 1) + " at router " + topo.router_name(router);
+    return -1;
+  }
+  return topo.endpoint_at(router, static_cast<int>(k));
+}
+
+int resolve_router(const Topology& topo, const NodeRef& ref, std::string* error) {
+  if (!ref.is_coords) return id_in_range(ref, topo.num_nodes(), router_word(topo), topo, error);
+  if (static_cast<int>(ref.coords.size()) != topo.num_dims()) {
+    if (error) *error = coordinate_count_error(ref, topo, router_word(topo));
+    return -1;
+  }
+  return router_from_coords(topo, ref.coords, error);
+}
+
+std::vector<int> endpoint_coords(const Topology& topo, int endpoint) {
+  std::vector<int> c = topo.coords(topo.endpoint_router(endpoint));
+  if (topo.max_endpoints_per_router() > 1) c.push_back(topo.endpoint_index(endpoint));
+  return c;
+}
+
 bool parse_node_text(const std::string& text, NodeRef& out) {
   out = NodeRef{};
   std::string s;
   for (char ch : text)
     if (!std::isspace(static_cast<unsigned char>(ch))) s += ch;
   if (s.empty()) return false;
+  // "(x,y).k": an endpoint of a router with several.
+  long long local = -1;
+  const size_t dot = s.rfind(").");
+  if (dot != std::string::npos && s.front() == '(') {
+    const std::string k = s.substr(dot + 2);
+    if (k.empty() || k.size() > 6 || k.find_first_not_of("0123456789") != std::string::npos) return false;
+    local = std::stoll(k);
+    s = s.substr(0, dot + 1);
+  }
   const bool bracketed = (s.front() == '(' && s.back() == ')') || (s.front() == '[' && s.back() == ']');
   if (bracketed) s = s.substr(1, s.size() - 2);
   std::vector<long long> parts;
@@ -56,6 +109,7 @@ bool parse_node_text(const std::string& text, NodeRef& out) {
     if (end == std::string::npos) break;
     pos = end + 1;
   }
+  if (local >= 0) parts.push_back(local);
   if (parts.size() == 1 && !bracketed) {
     out.id = parts[0];
     return true;

@@ -1,7 +1,10 @@
-// Naming nodes. Wherever a node is named (configs, schedules, the command line)
-// either form is accepted: an integer id (x fastest for meshes/tori, the binary
-// label for hypercubes) or a list of coordinates ([x, y, ...]; for hypercubes
-// one bit per dimension, bit 0 first).
+// Naming endpoints ("nodes") and routers. Wherever an endpoint is named
+// (configs, schedules, the command line) either form is accepted: an integer id
+// or a list of coordinates ([x, y, ...]; for hypercubes one bit per dimension,
+// bit 0 first). When routers have several endpoints (a concentrated mesh), the
+// coordinates are the router's followed by the endpoint's local index
+// ([x, y, k]; as text also "(x,y).k"). Routers (explicit routes in schedules)
+// are named by their id or their coordinates alone.
 #pragma once
 
 #include <string>
@@ -17,10 +20,14 @@ struct NodeRef {
   std::vector<long long> coords;
 };
 
-// Resolves a reference; on failure returns -1 and says why in *error.
+// Resolves an endpoint reference; on failure returns -1 and says why in *error.
 int resolve_node(const Topology& topo, const NodeRef& ref, std::string* error);
+// Resolves a router reference (its id or coordinates), likewise.
+int resolve_router(const Topology& topo, const NodeRef& ref, std::string* error);
+// The coordinates that name an endpoint (resolve_node's inverse).
+std::vector<int> endpoint_coords(const Topology& topo, int endpoint);
 
-// Parses "5", "(1,2)", "[1,2]" or "1,2". Returns false on malformed text.
+// Parses "5", "(1,2)", "[1,2]", "1,2" or "(1,2).3". Returns false on malformed text.
 bool parse_node_text(const std::string& text, NodeRef& out);
 
 }  // namespace wormsim

@@ -8,7 +8,8 @@ int PortModel::sends_per_step(const Topology& topo, int node) const {
   if (kind == PortKind::OnePort) return 1;
   if (kind == PortKind::KPort) return k;
   int links = 0;
-  for (int p = 0; p < topo.num_ports(); ++p) links += topo.link_id(node, p) >= 0;
+  const int router = topo.endpoint_router(node);
+  for (int p = 0; p < topo.num_ports(); ++p) links += topo.link_id(router, p) >= 0;
   return links;
 }
 

@@ -1,9 +1,10 @@
-// The network interface's port model: how many messages a node can inject and
-// eject at once.
+// The network interface's port model: how many messages an endpoint (node) can
+// inject and eject at once. Every endpoint of a router has its own channels.
 //   one-port: one injection and one ejection channel per node (default);
 //   all-port: one injection channel per outgoing link and one ejection channel
 //             per incoming link; a message injects on the channel of its first
-//             hop and ejects on the channel of the link it arrives on;
+//             hop and ejects on the channel of the link it arrives on (a
+//             message between two endpoints of one router uses channel 0);
 //   k-port:   k injection and k ejection channels, any free one is used.
 #pragma once
 
@@ -27,7 +28,7 @@ struct PortModel {
     return kind == PortKind::OnePort ? 1 : kind == PortKind::AllPort ? topo.num_ports() : k;
   }
   int ejection_channels(const Topology& topo) const { return injection_channels(topo); }
-  // How many messages a node may start in one step without serialisation.
+  // How many messages an endpoint may start in one step without serialisation.
   int sends_per_step(const Topology& topo, int node) const;
   std::string describe() const;
 };

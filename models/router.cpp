@@ -20,19 +20,21 @@ int first_set_from(uint64_t mask, int from) {
 }
 }  // namespace
 
-Router::Router(sc_core::sc_module_name name, int node, int link_ports, int inj_channels,
-               int ej_channels, SimContext* ctx, std::byte* arena)
+Router::Router(sc_core::sc_module_name name, int node, int link_ports, const RouterEndpoints& endpoints,
+               SimContext* ctx, std::byte* arena)
     : sc_core::sc_module(name),
       ctx_(ctx),
       vcs_(ctx->vcs),
       link_ports_(link_ports),
-      in_ports_(link_ports + inj_channels),
+      in_ports_(link_ports + endpoints.count * endpoints.inj_channels),
       vc_div_(ctx->vcs),
       scratch_(&ctx->scratch),
       node_(node),
-      inj_channels_(inj_channels),
-      ej_channels_(ej_channels),
-      out_ports_(link_ports + ej_channels) {
+      inj_channels_(endpoints.count * endpoints.inj_channels),
+      ej_channels_(endpoints.count * endpoints.ej_channels),
+      out_ports_(link_ports + ej_channels_),
+      first_endpoint_(endpoints.first),
+      ej_per_endpoint_(endpoints.ej_channels) {
   if (in_ports_ > kMaxRouterPorts || out_ports_ > kMaxRouterPorts)
     throw std::invalid_argument("router " + std::to_string(node) + ": more than " +
                                 std::to_string(kMaxRouterPorts) + " input or output ports");
@@ -176,11 +178,17 @@ void Router::allocate_vcs(uint64_t now) {
 Router::Candidates Router::candidates(int in_vc, const Flit& head) const {
   const MessageRecord& m = ctx_->msgs[head.msg];
   if (head.hop == m.hops) {
-    const int base = link_ports_ * vcs_;
+    // The destination endpoint's ejection channels (one endpoint per router: the first ones).
+    const int base = link_ports_ * vcs_ + (m.dst - first_endpoint_) * ej_per_endpoint_;
     switch (ctx_->ports.kind) {
       case PortKind::OnePort: return {base, base + 1};
-      case PortKind::AllPort: return {base + in_port_of(in_vc), base + in_port_of(in_vc) + 1};
-      default: return {base, base + ej_channels_};
+      case PortKind::AllPort: {
+        // The channel of the link it arrives on; a worm that never left its router (0 hops) takes channel 0.
+        const int ip = in_port_of(in_vc);
+        const int ch = ip < link_ports_ ? ip : 0;
+        return {base + ch, base + ch + 1};
+      }
+      default: return {base, base + ej_per_endpoint_};
     }
   }
   const RouteHop& h = ctx_->route_of(head.msg)[head.hop];
@@ -212,7 +220,9 @@ bool Router::try_allocate(int in_vc, const Flit& head, uint64_t now) {
 const std::vector<RouteOutput>& Router::ask_routing(int in_vc, const Flit& head) const {
   const MessageRecord& m = ctx_->msgs[head.msg];
   const int ip = in_port_of(in_vc);
-  const RouteQuery q{node_, m.src, m.dst, ip < link_ports_ ? ip : kInjectedHeader, mod_vcs(in_vc)};
+  const Topology& topo = ctx_->routing->topology();  // messages join endpoints; routing functions, routers
+  const RouteQuery q{node_, topo.endpoint_router(m.src), topo.endpoint_router(m.dst),
+                     ip < link_ports_ ? ip : kInjectedHeader, mod_vcs(in_vc)};
   std::vector<RouteOutput>& outs = ctx_->route_outputs;
   outs.clear();
   ctx_->routing->outputs(q, outs);

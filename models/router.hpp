@@ -1,8 +1,8 @@
 // Input-buffered wormhole router with credit-based flow control.
 //
-// Ports: link ports 0..L-1 (see topology.hpp), then the interface's channels:
-// input ports L.. are injection channels, output ports L.. are ejection
-// channels. Each link input port has `vcs` virtual channels of `buffer_flits`
+// Ports: link ports 0..L-1 (see topology.hpp), then its endpoints' interface
+// channels: input ports L.. are injection channels, output ports L.. are
+// ejection channels. Each link input port has `vcs` virtual channels of `buffer_flits`
 // flits; injection inputs have one. A worm's header reserves an output VC (or an
 // ejection channel), body flits follow it, and the tail releases it.
 //
@@ -30,11 +30,20 @@
 
 namespace wormsim {
 
+// The endpoints attached to a router: `count` of them, numbered from `first`,
+// each with its own injection and ejection channels (the port model's).
+// Endpoint first + k feeds injection channels [k * inj_channels, (k + 1) * inj_channels)
+// and drains ejection channels [k * ej_channels, (k + 1) * ej_channels).
+struct RouterEndpoints {
+  int first = 0, count = 1;
+  int inj_channels = 1, ej_channels = 1;  // per endpoint
+};
+
 class Router : public sc_core::sc_module {
  public:
   // `arena` is zeroed memory of arena_bytes(...) bytes, owned by the caller
   // (the network's ModulePool), where the router lays out all its state.
-  Router(sc_core::sc_module_name name, int node, int link_ports, int inj_channels, int ej_channels,
+  Router(sc_core::sc_module_name name, int node, int link_ports, const RouterEndpoints& endpoints,
          SimContext* ctx, std::byte* arena);
   static size_t arena_bytes(int link_ports, int inj_channels, int ej_channels, int vcs, int buffer_flits);
 
@@ -190,8 +199,10 @@ class Router : public sc_core::sc_module {
   // Cold
   RouterScratch* scratch_;             // per-cycle scratch, shared by all routers (stepped one at a time)
   int node_;
-  int inj_channels_, ej_channels_;
+  int inj_channels_, ej_channels_;    // of all its endpoints
   int out_ports_;
+  int first_endpoint_;                 // its endpoints are first_endpoint_.. (ejection picks the destination's)
+  int ej_per_endpoint_;
   int n_in_vc_ = 0, n_out_vc_ = 0;
 };
 

@@ -7,7 +7,7 @@ namespace {
 // Dateline classes for a sequence of links on a torus (see header).
 void assign_vc_classes(const Topology& topo, Route& r) {
   r.vc_class.assign(r.links.size(), 0);
-  if (topo.kind() != TopologyKind::Torus) return;
+  if (!topo.dateline_classes()) return;
   int dim = -1;
   uint8_t cls = 0;
   for (size_t i = 0; i < r.links.size(); ++i) {
@@ -33,23 +33,14 @@ Route dimension_order_route(const Topology& topo, int src, int dst, const std::v
     const int to = topo.coord(dst, d);
     if (from == to) continue;
     int dir, steps;
-    switch (topo.kind()) {
-      case TopologyKind::Hypercube:
-        dir = 1;
-        steps = 1;
-        break;
-      case TopologyKind::Mesh:
-        dir = to > from ? 1 : -1;
-        steps = to > from ? to - from : from - to;
-        break;
-      case TopologyKind::Torus:
-      default: {
-        const int plus = ((to - from) % k + k) % k;
-        const int minus = k - plus;
-        dir = plus <= minus ? 1 : -1;  // ties go "+"
-        steps = plus <= minus ? plus : minus;
-        break;
-      }
+    if (topo.wraps(d)) {
+      const int plus = ((to - from) % k + k) % k;
+      const int minus = k - plus;
+      dir = plus <= minus ? 1 : -1;  // ties go "+"
+      steps = plus <= minus ? plus : minus;
+    } else {  // a line (a hypercube's dimension is a line of two)
+      dir = to > from ? 1 : -1;
+      steps = to > from ? to - from : from - to;
     }
     const int port = topo.port_for(d, dir);
     for (int s = 0; s < steps; ++s) {

@@ -28,16 +28,17 @@ struct Route {
   bool adaptive() const { return links.empty() && chosen_in_router > 0; }
 };
 
-// Dimension-order route between two distinct nodes, correcting the dimensions
-// in `order` (every dimension once; empty: 0, 1, ...).
+// Dimension-order route between two routers (routes join routers, not endpoints:
+// two endpoints of one router have a route of no hops), correcting the
+// dimensions in `order` (every dimension once; empty: 0, 1, ...).
 Route dimension_order_route(const Topology& topo, int src, int dst, const std::vector<int>& order = {});
 
-// The route along an explicit list of nodes (src first, dst last). Returns false
+// The route along an explicit list of routers (src first, dst last). Returns false
 // and explains in *error when two consecutive nodes are not neighbours.
 bool route_from_nodes(const Topology& topo, const std::vector<int>& nodes, Route& out,
                       std::string* error);
 
-// Nodes visited by a route, source first.
+// Routers visited by a route, source first.
 std::vector<int> route_nodes(const Topology& topo, int src, const Route& route);
 
 }  // namespace wormsim

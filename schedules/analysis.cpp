@@ -7,14 +7,14 @@
 namespace wormsim {
 
 Route message_route(const Topology& topo, const RoutingFunction& routing, const ScheduledMessage& m) {
-  if (m.route.empty()) return routing.route(m.src, m.dst);
+  if (m.route.empty()) return routing.route(topo.endpoint_router(m.src), topo.endpoint_router(m.dst));
   Route r;
   route_from_nodes(topo, m.route, r, nullptr);
   return r;
 }
 
 Route message_route(const Topology& topo, const ScheduledMessage& m) {
-  if (m.route.empty()) return dimension_order_route(topo, m.src, m.dst);
+  if (m.route.empty()) return dimension_order_route(topo, topo.endpoint_router(m.src), topo.endpoint_router(m.dst));
   Route r;
   route_from_nodes(topo, m.route, r, nullptr);
   return r;
@@ -191,7 +191,7 @@ StaticAnalysis analyze_schedule(const Schedule& s, const Topology& topo, const R
     list_pairs(routes, msgs.size(), st, StaticAnalysis::kMaxListedContentionPairs, a.contention);
   }
   a.mean_hops = a.messages ? static_cast<double>(a.tcd) / static_cast<double>(a.messages) : 0.0;
-  if (s.broadcast) a.lower_bound_steps = ceil_log2(topo.num_nodes());
+  if (s.broadcast) a.lower_bound_steps = ceil_log2(topo.num_endpoints());
   return a;
 }
 

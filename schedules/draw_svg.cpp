@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "models/routing.hpp"
+#include "models/topology_shape.hpp"
 #include "schedules/diagnostics.hpp"
 
 namespace wormsim {
@@ -210,15 +211,15 @@ std::vector<DrawnMessage> collect_messages(const Schedule& s, const Topology& to
     for (size_t i = 0; i < s.steps[st].size(); ++i) {
       const ScheduledMessage& m = s.steps[st][i];
       const std::string where = message_location(st, i);
-      if (!topo.valid_node(m.src) || !topo.valid_node(m.dst))
+      if (!topo.valid_endpoint(m.src) || !topo.valid_endpoint(m.dst))
         throw std::invalid_argument(where + ": node out of range for " + topo.spec().describe());
       if (m.src == m.dst) throw std::invalid_argument(where + ": src and dst are the same node, nothing to draw");
       DrawnMessage d{static_cast<int>(st), static_cast<int>(i), m.src, m.dst, {}};
       if (m.route.empty()) {
-        d.route = dimension_order_route(topo, m.src, m.dst);
+        d.route = dimension_order_route(topo, topo.endpoint_router(m.src), topo.endpoint_router(m.dst));
       } else {
         std::string err;
-        if (m.route.front() != m.src || m.route.back() != m.dst)
+        if (m.route.front() != topo.endpoint_router(m.src) || m.route.back() != topo.endpoint_router(m.dst))
           throw std::invalid_argument(where + ": route must start at src and end at dst");
         if (!route_from_nodes(topo, m.route, d.route, &err)) throw std::invalid_argument(where + ": " + err);
       }
@@ -511,7 +512,7 @@ class GridLayout : public Layout {
     nx_ = topo.radix(0);
     ny_ = topo.num_dims() > 1 ? topo.radix(1) : 1;
     nz_ = topo.num_dims() > 2 ? topo.radix(2) : 1;
-    torus_ = topo.kind() == TopologyKind::Torus;
+    torus_ = topo.wraps(0);
     per_row_ = opt.slices_per_row > 0 ? std::min(nz_, opt.slices_per_row) : nz_;
     tick_off_ = opt.cell * (torus_ ? 0.85 : 0.5);
     gap_x_ = opt.cell * (torus_ ? 2.0 : 1.5);
@@ -698,7 +699,7 @@ class ArcLayout : public Layout {
   ArcLayout(const Topology& topo, const Schedule& s, const SvgOptions& opt)
       : topo_(topo), opt_(opt), hl_(highlighted_nodes(s, topo)) {
     k_ = topo.radix(0);
-    ring_ = topo.kind() == TopologyKind::Torus;
+    ring_ = topo.wraps(0);
     node_r_ = std::max(opt.node_radius, opt.label_nodes ? 9.0 : opt.node_radius);
     radius_ = std::max(1.6 * opt.cell, k_ * opt.cell / (2.0 * kPi));
   }
@@ -809,7 +810,7 @@ void check_drawable(const Schedule& s, const Topology& topo, const SvgOptions& o
 
 std::unique_ptr<Layout> make_layout(const Schedule& s, const Topology& topo, const SvgOptions& opt,
                                     const std::vector<DrawnMessage>& msgs) {
-  if (topo.kind() == TopologyKind::Hypercube) return std::make_unique<CubeLayout>(topo, s, opt, msgs);
+  if (topo.shape().drawing() == DrawingStyle::Cube) return std::make_unique<CubeLayout>(topo, s, opt, msgs);
   if (topo.num_dims() == 1) return std::make_unique<ArcLayout>(topo, s, opt);
   return std::make_unique<GridLayout>(topo, s, opt, msgs);
 }
@@ -941,12 +942,15 @@ std::string svg_open(double width, double height, const Header& head) {
 
 void check_drawable_topology(const TopologySpec& spec, const SvgOptions& opt) {
   const std::string what = spec.describe();
-  const int dims = spec.kind == TopologyKind::Hypercube ? spec.dims.at(0) : static_cast<int>(spec.dims.size());
-  if (spec.kind == TopologyKind::Hypercube && dims > kSvgMaxHypercubeDim)
+  const TopologyShape& shape = topology_shape(spec);
+  if (shape.drawing() == DrawingStyle::None) throw std::invalid_argument("cannot draw " + what + ": " + shape.drawing_refusal(spec));
+  const bool cube = shape.drawing() == DrawingStyle::Cube;
+  const int dims = static_cast<int>(shape.router_radices(spec).size());
+  if (cube && dims > kSvgMaxHypercubeDim)
     throw std::invalid_argument("cannot draw " + what + ": hypercube pictures stop at d=" +
                                 std::to_string(kSvgMaxHypercubeDim) + " (" +
                                 std::to_string(1 << kSvgMaxHypercubeDim) + " nodes); use `schedule check` for figures");
-  if (spec.kind != TopologyKind::Hypercube && dims > 3)
+  if (!cube && dims > 3)
     throw std::invalid_argument("cannot draw " + what + ": pictures cover 1-D (line, ring), 2-D (grid) and 3-D "
                                 "(row of z-slices) meshes and tori, and hypercubes up to d=" +
                                 std::to_string(kSvgMaxHypercubeDim));

@@ -2,6 +2,7 @@
 
 #include "schedules/input_file.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <fstream>
 #include <iterator>
@@ -15,6 +16,7 @@
 #include "models/limits.hpp"
 #include "models/node_id.hpp"
 #include "models/routing.hpp"
+#include "models/topology_shape.hpp"
 
 namespace wormsim {
 
@@ -82,19 +84,21 @@ struct Parser {
   }
   std::unordered_map<std::string, int> packet_index;
 
-  int node(const json& j, const std::string& where) {
+  // An endpoint (src, dst, origins, the source), or a router (route entries).
+  int node(const json& j, const std::string& where, bool router = false) {
     NodeRef ref;
     std::string why;
     if (j.is_number_unsigned() && j.get<unsigned long long>() > static_cast<unsigned long long>(LLONG_MAX)) {
-      diag.error(where, "node id " + j.dump() + " is out of range 0.." + std::to_string(net().num_nodes() - 1) +
-                            " for " + s.topology.describe());
+      const int count = router ? net().num_nodes() : net().num_endpoints();
+      diag.error(where, "node id " + j.dump() + " is out of range 0.." + std::to_string(count - 1) + " for " +
+                            s.topology.describe());
       return -1;
     }
     if (!node_ref_from_json(j, ref, why)) {
       diag.error(where, why);
       return -1;
     }
-    int n = resolve_node(net(), ref, &why);
+    int n = router ? resolve_router(net(), ref, &why) : resolve_node(net(), ref, &why);
     if (n < 0) diag.error(where, why);
     return n;
   }
@@ -109,13 +113,28 @@ struct Parser {
       diag.error("field \"topology\"", "expected an object, got " + type_name(t));
       return false;
     }
-    for (auto it = t.begin(); it != t.end(); ++it)
-      if (it.key() != "kind" && it.key() != "dims")
-        diag.error("field \"topology." + it.key() + "\"", "unknown field (expected kind, dims)");
     if (!t.contains("kind") || !t["kind"].is_string() ||
         !parse_topology_kind(t["kind"].get<std::string>(), s.topology.kind)) {
-      diag.error("field \"topology.kind\"", "expected one of mesh, torus, hypercube, line, ring");
+      diag.error("field \"topology.kind\"", "expected one of " + topology_names_text(", "));
       return false;
+    }
+    const std::vector<TopologyOption> own = topology_shape(s.topology).options();
+    std::string expected = "kind, dims";
+    for (const TopologyOption& o : own) expected += ", " + o.key;
+    for (auto it = t.begin(); it != t.end(); ++it) {
+      const bool declared = std::any_of(own.begin(), own.end(), [&](const TopologyOption& o) { return o.key == it.key(); });
+      if (it.key() != "kind" && it.key() != "dims" && !declared)
+        diag.error("field \"topology." + it.key() + "\"", "unknown field (expected " + expected + ")");
+    }
+    for (const TopologyOption& o : own) {
+      if (!t.contains(o.key)) continue;
+      const json& v = t[o.key];
+      if (!v.is_number_integer() || v.get<long long>() < o.min || v.get<long long>() > o.max) {
+        diag.error("field \"topology." + o.key + "\"", "expected an integer " + std::to_string(o.min) + ".." +
+                                                          std::to_string(o.max) + " (" + o.description + "), got " + v.dump());
+        return false;
+      }
+      s.topology.options[o.key] = v.get<int>();
     }
     if (!t.contains("dims") || !t["dims"].is_array() || t["dims"].empty()) {
       diag.error("field \"topology.dims\"", "expected a non-empty list of positive integers");
@@ -191,12 +210,16 @@ struct Parser {
     }
     if (m.contains("route")) {
       const json& r = m["route"];
-      if (!r.is_array() || r.size() < 2) {
-        diag.error(message_location(step, idx, "route"), "expected a list of at least two nodes (src first, dst last)");
+      // Routes join routers: with several endpoints per router, src and dst may share one (a route of one entry).
+      const size_t fewest = r.is_array() && !r.empty() && !net().one_endpoint_per_router() ? 1 : 2;
+      if (!r.is_array() || r.size() < fewest) {
+        diag.error(message_location(step, idx, "route"),
+                   fewest == 2 ? "expected a list of at least two nodes (src first, dst last)"
+                               : "expected a list of routers (src's router first, dst's router last)");
       } else {
         bool ok = true;
         for (size_t i = 0; i < r.size(); ++i) {
-          const int n = node(r[i], message_location(step, idx, "route") + " entry " + std::to_string(i + 1));
+          const int n = node(r[i], message_location(step, idx, "route") + " entry " + std::to_string(i + 1), true);
           ok = ok && n >= 0;
           msg.route.push_back(n);
         }
@@ -208,12 +231,18 @@ struct Parser {
 
   void check_route(const ScheduledMessage& msg, size_t step, size_t idx) {
     const std::string where = message_location(step, idx, "route");
-    if (msg.route.front() != msg.src) {
-      diag.error(where, "must start at src " + net().node_name(msg.src) + ", starts at " + net().node_name(msg.route.front()));
+    const Topology& t = net();
+    // "src (1,2)" or, when routers have several endpoints, "src (1,2).3's router (1,2)".
+    auto router_of = [&t](const char* what, int endpoint) {
+      const std::string name = std::string(what) + " " + t.node_name(endpoint);
+      return t.one_endpoint_per_router() ? name : name + "'s router " + t.router_name(t.endpoint_router(endpoint));
+    };
+    if (msg.route.front() != t.endpoint_router(msg.src)) {
+      diag.error(where, "must start at " + router_of("src", msg.src) + ", starts at " + t.router_name(msg.route.front()));
       return;
     }
-    if (msg.route.back() != msg.dst) {
-      diag.error(where, "must end at dst " + net().node_name(msg.dst) + ", ends at " + net().node_name(msg.route.back()));
+    if (msg.route.back() != t.endpoint_router(msg.dst)) {
+      diag.error(where, "must end at " + router_of("dst", msg.dst) + ", ends at " + t.router_name(msg.route.back()));
       return;
     }
     Route r;
@@ -342,8 +371,20 @@ std::string first_repeated_key(const std::string& text) {
 }
 
 nlohmann::ordered_json node_json(const Topology& topo, int node) {
-  if (topo.kind() == TopologyKind::Hypercube) return node;
-  return topo.coords(node);
+  if (topo.shape().writes_endpoint_ids()) return node;
+  return endpoint_coords(topo, node);
+}
+
+nlohmann::ordered_json router_json(const Topology& topo, int router) {
+  if (topo.shape().writes_endpoint_ids()) return router;
+  return topo.coords(router);
+}
+
+// {"kind": ..., "dims": [...]} and the topology's own keys.
+nlohmann::ordered_json topology_json(const TopologySpec& spec) {
+  nlohmann::ordered_json t{{"kind", spec.kind}, {"dims", spec.dims}};
+  for (const TopologyOption& o : topology_shape(spec).options()) t[o.key] = spec.option(o.key);
+  return t;
 }
 
 }  // namespace
@@ -389,7 +430,7 @@ std::string schedule_to_json(const Schedule& s) {
   os << "{\n  \"wormsim_schedule\": " << kFormatVersion << ",\n";
   os << "  \"name\": " << json(s.name).dump() << ",\n";
   if (!s.algorithm.empty()) os << "  \"algorithm\": " << json(s.algorithm).dump() << ",\n";
-  os << "  \"topology\": " << ojson{{"kind", to_string(s.topology.kind)}, {"dims", s.topology.dims}}.dump() << ",\n";
+  os << "  \"topology\": " << topology_json(s.topology).dump() << ",\n";
   os << "  \"flits\": " << s.flits << ",\n";
   if (s.broadcast) os << "  \"broadcast\": " << ojson{{"source", node_json(topo, s.source)}}.dump() << ",\n";
   // Named packets other than the broadcast packet are declared with their origin.
@@ -412,7 +453,7 @@ std::string schedule_to_json(const Schedule& s) {
       if (m.flits > 0) jm["flits"] = m.flits;
       if (!m.route.empty()) {
         ojson r = ojson::array();
-        for (int n : m.route) r.push_back(node_json(topo, n));
+        for (int n : m.route) r.push_back(router_json(topo, n));
         jm["route"] = r;
       }
       os << (j ? ",\n      " : "\n      ") << jm.dump();

@@ -38,7 +38,7 @@ void check_basic(const Schedule& s, const Topology& topo, Diagnostics& diag) {
 }
 
 void check_packets(const Schedule& s, const Topology& topo, Diagnostics& diag) {
-  Holdings held(topo.num_nodes());
+  Holdings held(topo.num_endpoints());
   for (size_t p = 0; p < s.packets.size(); ++p)
     if (s.packets[p].origin >= 0) held.give(static_cast<int>(p), s.packets[p].origin, -1);
   for (size_t st = 0; st < s.steps.size(); ++st) {
@@ -59,7 +59,7 @@ void check_packets(const Schedule& s, const Topology& topo, Diagnostics& diag) {
 
 void check_broadcast(const Schedule& s, const Topology& topo, Diagnostics& diag) {
   if (!s.broadcast) return;
-  std::vector<int> received(topo.num_nodes(), 0);
+  std::vector<int> received(topo.num_endpoints(), 0);
   for (size_t st = 0; st < s.steps.size(); ++st)
     for (size_t i = 0; i < s.steps[st].size(); ++i) {
       const auto& m = s.steps[st][i];
@@ -71,7 +71,7 @@ void check_broadcast(const Schedule& s, const Topology& topo, Diagnostics& diag)
     }
   int never = 0;
   std::string first;
-  for (int n = 0; n < topo.num_nodes(); ++n) {
+  for (int n = 0; n < topo.num_endpoints(); ++n) {
     if (n == s.source || received[n]) continue;
     if (never++ < 8) first += (first.empty() ? "" : ", ") + topo.node_name(n);
   }
@@ -87,12 +87,12 @@ void check_ports(const Schedule& s, const Topology& topo, const PortModel& ports
       make_routing(check_routing(routing, topo.spec(), kAnyVcs).empty() ? routing : "dimension-order", topo, kAnyVcs);
   for (size_t st = 0; st < s.steps.size(); ++st) {
     std::unordered_map<int, int> sends;
-    std::unordered_map<int, int> first_links;  // all-port: a node's channel is tied to its first link
+    std::unordered_map<int64_t, int> first_links;  // all-port: a node's channel is tied to its first link (by port)
     for (const auto& m : s.steps[st]) {
       ++sends[m.src];
       if (ports.kind != PortKind::AllPort || m.src == m.dst) continue;
       const Route r = message_route(topo, *route_fn, m);
-      if (!r.links.empty() && ++first_links[r.links[0]] == 2)
+      if (!r.links.empty() && ++first_links[int64_t{m.src} * topo.num_ports() + topo.link_port(r.links[0])] == 2)
         diag.warning("step " + std::to_string(st + 1),
                      topo.node_name(m.src) + " starts two messages on the same link in one step; the all-port "
                                              "model gives each link one injection channel, so they will be serialised");

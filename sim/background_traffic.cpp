@@ -5,6 +5,7 @@
 
 #include "models/network.hpp"
 #include "models/routing.hpp"
+#include "models/topology_shape.hpp"
 
 namespace wormsim {
 
@@ -30,15 +31,10 @@ std::string to_string(TrafficPattern p) {
 std::string check_background(const BackgroundSpec& s, const Topology& topo) {
   if (!(s.rate > 0.0 && s.rate <= 1.0)) return "rate must be in (0, 1] packets per node per cycle";
   if (s.lengths.empty()) return "at least one packet length is needed";
-  if (topo.num_nodes() < 2) return "background traffic needs at least two nodes";
+  if (topo.num_endpoints() < 2) return "background traffic needs at least two nodes";
   if (s.pattern == TrafficPattern::Transpose) {
-    if (topo.kind() == TopologyKind::Hypercube) {
-      if (topo.num_dims() % 2) return "transpose on a hypercube needs an even dimension";
-    } else {
-      for (int d = 1; d < topo.num_dims(); ++d)
-        if (topo.radix(d) != topo.radix(0)) return "transpose needs the same radix in every dimension";
-      if (topo.num_dims() < 2) return "transpose needs at least two dimensions";
-    }
+    const std::string why = topo.shape().transpose_refusal(topo);
+    if (!why.empty()) return why;
   }
   if (s.pattern == TrafficPattern::Hotspot && s.hotspots.empty()) return "hotspot traffic needs hotspot nodes";
   if (s.pattern == TrafficPattern::Hotspot && !(s.hotspot_fraction >= 0.0 && s.hotspot_fraction <= 1.0))
@@ -62,14 +58,14 @@ uint64_t BackgroundTraffic::gap() {
 }
 
 void BackgroundTraffic::start(Network&, uint64_t now) {
-  for (int node = 0; node < topo_.num_nodes(); ++node) {
+  for (int node = 0; node < topo_.num_endpoints(); ++node) {
     const uint64_t t = now + gap();
     if (t < spec_.cycles) arrivals_.emplace(t, node);
   }
 }
 
 int BackgroundTraffic::destination(int src) {
-  const int n = topo_.num_nodes();
+  const int n = topo_.num_endpoints();
   auto uniform_other = [&] {
     const int d = static_cast<int>(uniform01() * (n - 1));
     return d >= src ? d + 1 : d;
@@ -78,14 +74,9 @@ int BackgroundTraffic::destination(int src) {
     case TrafficPattern::Uniform: return uniform_other();
     case TrafficPattern::BitComplement: return n - 1 - src;
     case TrafficPattern::Transpose: {
-      if (topo_.kind() == TopologyKind::Hypercube) {
-        const int half = topo_.num_dims() / 2;
-        const int low = src & ((1 << half) - 1);
-        return (low << half) | (src >> half);
-      }
-      std::vector<int> c = topo_.coords(src);
-      std::reverse(c.begin(), c.end());
-      return topo_.node_at(c);
+      // The transposed router's endpoint with the same local index.
+      const int router = topo_.endpoint_router(src);
+      return topo_.endpoint_at(topo_.shape().transpose(topo_, router), topo_.endpoint_index(src));
     }
     case TrafficPattern::Hotspot:
     default: {
@@ -115,7 +106,8 @@ void BackgroundTraffic::after_routers(Network& net, uint64_t now) {
     const int dst = destination(src);
     const int flits = length();
     if (dst != src) {
-      const uint32_t id = net.add_message(src, dst, net.routing().route(src, dst), flits, -1);
+      const Route route = net.routing().route(topo_.endpoint_router(src), topo_.endpoint_router(dst));
+      const uint32_t id = net.add_message(src, dst, route, flits, -1);
       net.release(id, now);
       ++generated_;
     }

@@ -16,6 +16,7 @@
 #include "decl/stat.hpp"
 #include "models/limits.hpp"
 #include "models/memory_guard.hpp"
+#include "models/topology_shape.hpp"
 #include "sim/did_you_mean.hpp"
 #include "sim/run.hpp"
 #include "sim/schedule_commands.hpp"
@@ -141,7 +142,7 @@ int dispatch(int argc, char** argv) {
   GenerateOptions gen;
   auto* gen_cmd = sched_cmd->add_subcommand("generate", "Write the schedule of a published algorithm");
   gen_cmd->add_option("--algorithm,-a", gen.algorithm, "Algorithm name (see `wormsim algorithms`)")->required();
-  gen_cmd->add_option("--topology,-t", gen.topology, "mesh, torus, hypercube, line or ring");
+  gen_cmd->add_option("--topology,-t", gen.topology, topology_names_text());
   gen_cmd->add_option("--dims,-d", gen.dims, "Radix per dimension, e.g. --dims 8 8; hypercube: --dims D")
       ->required()
       ->delimiter(',');
@@ -158,7 +159,7 @@ int dispatch(int argc, char** argv) {
   auto* survey_cmd = sched_cmd->add_subcommand(
       "survey", "Static figures (steps, messages, TCD, step contention) of an algorithm from every source");
   survey_cmd->add_option("--algorithm,-a", survey.algorithm, "Algorithm name (see `wormsim algorithms`)")->required();
-  survey_cmd->add_option("--topology,-t", survey.topology, "mesh, torus, hypercube, line or ring");
+  survey_cmd->add_option("--topology,-t", survey.topology, topology_names_text());
   survey_cmd->add_option("--dims,-d", survey.dims, "Radix per dimension; hypercube: D")->required()->delimiter(',');
   survey_cmd->add_option("--orientation", survey.orientation, "Eye algorithms: paper or best")
       ->check(CLI::IsMember({"paper", "best"}));

@@ -2,6 +2,9 @@
 #include "sim/config_reader.hpp"
 #include "models/limits.hpp"
 #include "models/routing/routing_function.hpp"
+#include "models/topology_shape.hpp"
+
+#include <algorithm>
 
 namespace wormsim {
 
@@ -19,12 +22,14 @@ std::string routing_names_text() {
 
 const ParamSection kNetworkParams{
     "network", "network", "the topology, its size and the routers' resources", {}, 10,
-    {P::choice("topology", {"mesh", "torus", "hypercube", "line", "ring"})
+    {P::string("topology")
          .must_be_given()
-         .describe("network kind; line = mesh, ring = torus (plain aliases: the number of dims is not checked)"),
+         .range("`mesh`, `torus`, `hypercube`, `cmesh`, `line`, `ring`")
+         .describe("network kind, a registered topology; line = mesh, ring = torus (plain aliases: the number of "
+                   "dims is not checked)"),
      P::compound("dims", "list of integers, or one integer")
          .must_be_given()
-         .range("each 1..16777216; at most 2^24 nodes; hypercube: exactly one entry d, 1..16")
+         .range("each 1..16777216; at most 2^24 routers and 2^24 endpoints; hypercube: exactly one entry d, 1..16")
          .describe("radix per dimension, x (dimension 0) first; hypercube [d] is 2^d nodes"),
      P::integer("vcs", 1, 16)
          .default_is("2 on tori, else 1")
@@ -48,18 +53,35 @@ const ParamSection kNetworkParams{
                    "and bypass it); refused unless deadlock-free on the network with its VCs")}};
 WORMSIM_DECLARE_PARAMS(kNetworkParams);
 
-// Routers track their input ports (links + injection channels) in one 64-bit mask.
+// Routers track their input ports (links + their endpoints' injection channels) in one 64-bit mask.
 void check_router_ports(const ConfigSection& s, const Config& c) {
-  const int links = c.topology.kind == TopologyKind::Hypercube ? c.topology.dims[0]
-                                                                : 2 * static_cast<int>(c.topology.dims.size());
-  const int channels = c.ports.kind == PortKind::OnePort ? 1 : c.ports.kind == PortKind::AllPort ? links : c.ports.k;
+  const int links = Topology::ports_of(c.topology);
+  const int endpoints = std::max(1, topology_shape(c.topology).endpoints_per_router(c.topology));
+  const int per_endpoint = c.ports.kind == PortKind::OnePort ? 1 : c.ports.kind == PortKind::AllPort ? links : c.ports.k;
+  const int channels = endpoints * per_endpoint;
   if (links + channels <= kMaxRouterPorts) return;
   const std::string what = "a router would need " + std::to_string(links + channels) + " input ports (" +
                            std::to_string(links) + " link ports + " + std::to_string(channels) +
-                           " injection channels); at most " + std::to_string(kMaxRouterPorts) + " are supported";
-  if (c.ports.kind == PortKind::KPort && channels > links)
+                           " injection channels" +
+                           (endpoints > 1 ? " of " + std::to_string(endpoints) + " endpoints" : std::string()) +
+                           "); at most " + std::to_string(kMaxRouterPorts) + " are supported";
+  if (c.ports.kind == PortKind::KPort && per_endpoint > links)
     s.fail(s.has("ports") ? "ports" : "port_model", what, s.has("ports") ? s.at("ports") : s.at("port_model"));
   s.fail("dims", what, s.at("dims"));
+}
+
+void read_topology(ConfigSection& s, Config& c) {
+  if (!s.has("topology")) s.missing("topology", "expected " + topology_names_text());
+  const std::string name = s.string("topology");
+  if (!parse_topology_kind(name, c.topology.kind))
+    s.fail("topology", "expected " + topology_names_text() + ", got \"" + name + "\"", s.at("topology"));
+  s.record("topology", c.topology.kind);
+}
+
+// The chosen topology's own keys (models/topology_shape.hpp, TopologyShape::options).
+void read_topology_options(ConfigSection& s, Config& c) {
+  for (const TopologyOption& o : topology_shape(c.topology).options())
+    c.topology.options[o.key] = static_cast<int>(s.integer(o.key));
 }
 
 void read_dims(ConfigSection& s, Config& c) {
@@ -112,12 +134,13 @@ void read_routing(ConfigSection& s, Config& c) {
 }  // namespace
 
 void read_network(ConfigSection& s, Config& c) {
-  s.check_keys();
   if (!s.given()) s.file().fail("network", "missing (expected topology, dims, ...)");
-  parse_topology_kind(s.choice("topology"), c.topology.kind);
-  s.record("topology", to_string(c.topology.kind));
+  if (!s.node().IsMap()) s.check_keys();  // says what a section must be
+  read_topology(s, c);
+  s.check_keys();  // after the topology: it decides which keys apply
+  read_topology_options(s, c);
   read_dims(s, c);
-  c.vcs = c.topology.kind == TopologyKind::Torus ? 2 : 1;  // tori need a dateline pair
+  c.vcs = topology_shape(c.topology).min_vcs();  // e.g. tori need a dateline pair
   if (s.has("vcs")) c.vcs = static_cast<int>(s.integer("vcs"));
   s.record("vcs", c.vcs);
   c.buffer_flits = static_cast<int>(s.integer("buffer_flits"));

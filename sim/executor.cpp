@@ -17,7 +17,7 @@ std::string to_string(ExecutionMode m) { return m == ExecutionMode::Barrier ? "b
 
 ScheduleExecutor::ScheduleExecutor(const Schedule& s, Network& net, ExecutionMode mode)
     : mode_(mode),
-      num_nodes_(net.topology().num_nodes()),
+      num_nodes_(net.topology().num_endpoints()),
       log_steps_(spdlog::should_log(spdlog::level::debug)),
       log_worms_(spdlog::should_log(spdlog::level::trace)) {
   sends_.resize(num_nodes_);

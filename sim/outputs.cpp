@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "models/topology_shape.hpp"
 #include "sim/atomic_file.hpp"
 #include "sim/config_echo.hpp"
 #include "sim/output_tables.hpp"
@@ -78,7 +79,7 @@ std::string summary_json(const RunReport& rep) {
   if (m.has_background) {
     const auto& b = m.background;
     const Config& c = *rep.config;
-    const double window_node_cycles = static_cast<double>(c.traffic.cycles) * topo.num_nodes();
+    const double window_node_cycles = static_cast<double>(c.traffic.cycles) * topo.num_endpoints();
     j["background"] =
         StatBlock(background_stats())
             .set("pattern", to_string(c.traffic.pattern))
@@ -105,7 +106,7 @@ std::string summary_json(const RunReport& rep) {
     ojson cyc = ojson::array();
     for (const WaitEdge& w : net.deadlock_cycle()) {
       const auto& msg = net.context().msgs[w.msg];
-      cyc.push_back(ojson{{"node", topo.node_name(w.node)},
+      cyc.push_back(ojson{{"node", topo.router_name(w.node)},
                           {"in_port", w.in_port},
                           {"vc", w.vc},
                           {"waits_for_output", w.out_port >= topo.num_ports() ? ojson("ejection") : ojson(w.out_port)},
@@ -191,7 +192,7 @@ std::string routes_csv(const RunReport& rep) {
     const RouteHop* route = ctx.route_of(static_cast<uint32_t>(id));
     append_number(out, static_cast<long long>(id));
     out += ',';
-    int node = m.src;
+    int node = topo.endpoint_router(m.src);
     for (int h = 0; h < m.hops && route[h].port != kChosenInRouter; ++h) {
       const int link = topo.link_id(node, route[h].port);
       if (h) out += ' ';
@@ -212,9 +213,9 @@ std::string links_csv(const RunReport& rep) {
   os << link_columns().csv_header();
   for (int l = 0; l < topo.num_links(); ++l) {
     const int port = topo.link_port(l);
-    os << l << ',' << topo.link_src(l) << ',' << topo.link_dst(l) << ',' << csv_quoted(topo.node_name(topo.link_src(l)))
-       << ',' << csv_quoted(topo.node_name(topo.link_dst(l))) << ',' << topo.port_dim(port) << ','
-       << (topo.kind() == TopologyKind::Hypercube ? (topo.coord(topo.link_src(l), port) ? -1 : 1) : topo.port_dir(port))
+    os << l << ',' << topo.link_src(l) << ',' << topo.link_dst(l) << ',' << csv_quoted(topo.router_name(topo.link_src(l)))
+       << ',' << csv_quoted(topo.router_name(topo.link_dst(l))) << ',' << topo.port_dim(port) << ','
+       << topo.link_dir(l)
        << ',' << (topo.link_is_wrap(l) ? 1 : 0) << ',' << busy[l] << ','
        << fixed(span > 0 ? static_cast<double>(busy[l]) / span : 0.0) << '\n';
   }

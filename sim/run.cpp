@@ -15,6 +15,7 @@
 #include <sysc/tracing/sc_tracing_ids.h>
 
 #include "models/network.hpp"
+#include "models/topology_shape.hpp"
 #include "schedules/generators/generators.hpp"
 #include "schedules/input_file.hpp"
 #include "schedules/schedule_json.hpp"
@@ -73,8 +74,11 @@ std::vector<std::string> setting_warnings(const Config& cfg) {
                 " is less than the credit round trip (router_delay + link_delay + credit_delay = " +
                 std::to_string(cfg.timing.credit_round_trip()) +
                 "): worms cannot stream at one flit per cycle and latencies exceed the timing contract");
-  if (cfg.topology.kind == TopologyKind::Torus && cfg.vcs < 2 && find_routing(cfg.routing)->name == "dimension-order")
-    w.push_back("a torus with one virtual channel has no dateline pair: dimension-order routing can deadlock");
+  if (cfg.vcs < topology_shape(cfg.topology).min_vcs() && find_routing(cfg.routing)->name == "dimension-order")
+    w.push_back("a " + cfg.topology.kind + " with " +
+                (cfg.vcs == 1 ? std::string("one virtual channel has no dateline pair")
+                              : std::to_string(cfg.vcs) + " virtual channels has too few for its VC classes") +
+                ": dimension-order routing can deadlock");
   return w;
 }
 
@@ -143,7 +147,7 @@ void log_wait_cycle(const Network& net) {
     const std::string port = w.out_port >= topo.num_ports() ? std::string("ejection")
                                                             : "port " + std::to_string(w.out_port);
     spdlog::error("deadlock: message {} ({} -> {}) waits at router {} input port {} VC {} for {}, held by message {}",
-                  w.msg, topo.node_name(m.src), topo.node_name(m.dst), topo.node_name(w.node), w.in_port, w.vc, port,
+                  w.msg, topo.node_name(m.src), topo.node_name(m.dst), topo.router_name(w.node), w.in_port, w.vc, port,
                   w.blocker == kNoMessage ? std::string("?") : std::to_string(w.blocker));
   }
 }
@@ -209,7 +213,8 @@ int load_run_inputs(const RunOptions& opts, RunInputs& in) {
     in.warnings.push_back("... and " + std::to_string(diag.warnings_not_kept()) + " more warnings");
   size_t hops = 0;
   for (const auto& step : in.schedule.steps)
-    for (const auto& m : step) hops += static_cast<size_t>(topo.distance(m.src, m.dst));
+    for (const auto& m : step)
+      hops += static_cast<size_t>(topo.distance(topo.endpoint_router(m.src), topo.endpoint_router(m.dst)));
   if (!fits_in_memory(cfg, in.schedule.num_messages(), hops)) return kExitInputError;
   return kExitOk;
 }

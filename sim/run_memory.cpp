@@ -11,16 +11,18 @@ constexpr double kVcBytes = 48.0;          // per input VC: its state and credit
 constexpr double kFlitSlotBytes = 24.0;    // per buffer slot: a 16-byte flit, cache-line padded
 constexpr double kMessageBytes = 450.0;    // a message record, its executor state and output row
 constexpr double kHopBytes = 8.0;          // a route hop
+constexpr double kInterfaceBytes = 1000.0; // a further NetworkInterface sc_module, on a router with several endpoints
 
 }  // namespace
 
 MemoryEstimate run_estimate(const Config& cfg, size_t messages, size_t hops) {
   const double nodes = static_cast<double>(Topology::validate(cfg.topology));
+  const double endpoints = static_cast<double>(Topology::endpoints_of(cfg.topology));
   const int links = Topology::ports_of(cfg.topology);
   const int inj = cfg.ports.kind == PortKind::OnePort ? 1 : cfg.ports.kind == PortKind::AllPort ? links : cfg.ports.k;
-  const double vcs = nodes * (links + inj) * cfg.vcs;
+  const double vcs = (nodes * links + endpoints * inj) * cfg.vcs;
   double traffic = 0.0;
-  if (cfg.has_traffic) traffic = cfg.traffic.rate * static_cast<double>(cfg.traffic.cycles) * nodes;
+  if (cfg.has_traffic) traffic = cfg.traffic.rate * static_cast<double>(cfg.traffic.cycles) * endpoints;
   const auto sched = static_cast<double>(messages);
 
   MemoryEstimate e{"run",
@@ -28,6 +30,7 @@ MemoryEstimate run_estimate(const Config& cfg, size_t messages, size_t hops) {
                        std::to_string(static_cast<long long>(sched + traffic)) + " messages",
                    {}};
   e.add("network.dims", "the routers and interfaces", nodes * (kNodeBytes + links * kLinkPortBytes));
+  if (endpoints > nodes) e.add("network.dims", "the further interfaces", (endpoints - nodes) * kInterfaceBytes);
   e.add("network.vcs", "the virtual channels", vcs * kVcBytes);
   e.add("network.buffer_flits", "the input buffers", vcs * cfg.buffer_flits * kFlitSlotBytes);
   if (cfg.has_traffic) e.add("traffic.cycles", "the background traffic's messages", traffic * kMessageBytes);

@@ -12,6 +12,7 @@
 #include "schedules/schedule_json.hpp"
 #include "schedules/schedule_memory.hpp"
 #include "schedules/validator.hpp"
+#include "models/topology_shape.hpp"
 #include "sim/atomic_file.hpp"
 #include "sim/run.hpp"
 
@@ -24,7 +25,7 @@ namespace {
 // Returns kExitOk or the exit code of the problem it reported.
 int generator_inputs(const GenerateOptions& o, GeneratorOutput output, TopologySpec& spec, GeneratorOptions& g) {
   if (!parse_topology_kind(o.topology, spec.kind)) {
-    std::cerr << "error: --topology: expected mesh, torus, hypercube, line or ring, got \"" << o.topology << "\"\n";
+    std::cerr << "error: --topology: expected " << topology_names_text() << ", got \"" << o.topology << "\"\n";
     return kExitUsage;
   }
   spec.dims = o.dims;
@@ -129,7 +130,7 @@ int schedule_check(const CheckOptions& o) {
       pairs.push_back({{"step", p.step + 1},
                        {"first", p.first + 1},
                        {"second", p.second + 1},
-                       {"link", topo.node_name(topo.link_src(p.link)) + "->" + topo.node_name(topo.link_dst(p.link))}});
+                       {"link", topo.router_name(topo.link_src(p.link)) + "->" + topo.router_name(topo.link_dst(p.link))}});
     j["contention"] = pairs;
     std::cout << j.dump(2) << "\n";
     return kExitOk;
@@ -150,7 +151,7 @@ int schedule_check(const CheckOptions& o) {
   for (size_t i = 0; i < a.contention.size() && i < 20; ++i) {
     const auto& p = a.contention[i];
     std::cout << "  step " << p.step + 1 << ": messages " << p.first + 1 << " and " << p.second + 1 << " share "
-              << topo.node_name(topo.link_src(p.link)) << "->" << topo.node_name(topo.link_dst(p.link)) << "\n";
+              << topo.router_name(topo.link_src(p.link)) << "->" << topo.router_name(topo.link_dst(p.link)) << "\n";
   }
   return kExitOk;
 }
@@ -196,7 +197,7 @@ int schedule_survey(const GenerateOptions& o, const std::vector<std::string>& so
       ids.push_back(id);
     }
     if (ids.empty())
-      for (int n = 0; n < topo.num_nodes(); ++n) ids.push_back(n);
+      for (int n = 0; n < topo.num_endpoints(); ++n) ids.push_back(n);
     if (!json) std::cout << "source\tid\tsteps\tmessages\ttcd\tstep_contention_pairs\n";
     for (int id : ids) {
       g.source = id;

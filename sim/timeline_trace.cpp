@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "models/topology_shape.hpp"
+
 namespace wormsim {
 
 using ojson = nlohmann::ordered_json;
@@ -45,15 +47,7 @@ int track_of(const Topology& topo, int port, int vc) {
 std::string track_name(const Topology& topo, int port, int vc, int vcs) {
   if (port <= kInjectionPort) return "inject " + std::to_string(kInjectionPort - port);
   if (port >= topo.num_ports()) return "eject " + std::to_string(port - topo.num_ports());
-  const int dim = topo.port_dim(port);
-  std::string name;
-  if (topo.kind() == TopologyKind::Hypercube) {
-    name = "link dim " + std::to_string(dim);
-  } else {
-    static const char* axis = "xyzuvw";
-    name = std::string("link ") + (topo.port_dir(port) > 0 ? "+" : "-") +
-           (dim < 6 ? std::string(1, axis[dim]) : "d" + std::to_string(dim));
-  }
+  const std::string name = topo.shape().port_label(port);
   return vcs > 1 ? name + " vc" + std::to_string(vc) : name;
 }
 
@@ -68,7 +62,7 @@ void add_metadata(const Topology& topo, int vcs, const std::vector<ChannelUse>& 
   std::map<int, std::map<int, std::string>> tracks;  // node -> track -> name
   for (const ChannelUse& u : uses) tracks[u.node][track_of(topo, u.port, u.vc)] = track_name(topo, u.port, u.vc, vcs);
   for (const auto& [node, ts] : tracks) {
-    out.push_back({{"ph", "M"}, {"name", "process_name"}, {"pid", node}, {"args", {{"name", "node " + topo.node_name(node)}}}});
+    out.push_back({{"ph", "M"}, {"name", "process_name"}, {"pid", node}, {"args", {{"name", "node " + topo.router_name(node)}}}});
     out.push_back({{"ph", "M"}, {"name", "process_sort_index"}, {"pid", node}, {"args", {{"sort_index", node}}}});
     for (const auto& [tid, name] : ts)
       out.push_back({{"ph", "M"}, {"name", "thread_name"}, {"pid", node}, {"tid", tid}, {"args", {{"name", name}}}});

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <numeric>
 
-#include "models/routing/routing_function.hpp"
+#include "models/routing/minimal_directions.hpp"
 
 namespace wormsim {
 
@@ -35,9 +35,7 @@ bool parse_order(const std::string& text, int dims, std::vector<int>& order) {
   return sorted == every;
 }
 
-int dims_of(const TopologySpec& spec) {
-  return spec.kind == TopologyKind::Hypercube ? spec.dims.at(0) : static_cast<int>(spec.dims.size());
-}
+int dims_of(const TopologySpec& spec) { return router_grid(spec).dims; }
 
 }  // namespace
 
@@ -56,7 +54,7 @@ class DimensionOrder final : public RoutingFunction {
 
   DimensionOrder(const Topology& topo, const RoutingSetting& s) : RoutingFunction(topo, s.vcs) {
     if (!s.option.empty()) parse_order(s.option, topo.num_dims(), order_);
-    dateline_ = topo.kind() == TopologyKind::Torus && s.vcs >= 2;
+    dateline_ = topo.dateline_classes() && s.vcs >= 2;
   }
 
   bool adaptive() const override { return false; }
@@ -72,7 +70,7 @@ class DimensionOrder final : public RoutingFunction {
       const int from = topo_.coord(q.node, d), to = topo_.coord(q.dst, d);
       if (from == to) continue;
       int dir = to > from ? 1 : -1;
-      if (topo_.kind() == TopologyKind::Torus) {
+      if (topo_.wraps(d)) {
         const int k = topo_.radix(d), plus = ((to - from) % k + k) % k;
         dir = plus <= k - plus ? 1 : -1;
       }

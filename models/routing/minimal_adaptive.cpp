@@ -17,17 +17,16 @@ class MinimalAdaptive final : public RoutingFunction {
   static constexpr bool kAdaptive = true;
 
   static std::string refuse(const RoutingSetting& s) {
-    const bool torus = s.topology.kind == TopologyKind::Torus;
-    const int need = torus ? 3 : 2;
-    if (s.vcs < need)
-      return std::string("minimal-adaptive on a ") + (torus ? "torus needs vcs >= 3: 2 dateline + 1 adaptive"
-                                                            : to_string(s.topology.kind) + " needs vcs >= 2: 1 escape + 1 adaptive") +
+    const bool datelines = router_grid(s.topology).datelines;
+    if (s.vcs < (datelines ? 3 : 2))
+      return "minimal-adaptive on a " + s.topology.kind +
+             (datelines ? " needs vcs >= 3: 2 dateline + 1 adaptive" : " needs vcs >= 2: 1 escape + 1 adaptive") +
              " (got network.vcs = " + std::to_string(s.vcs) + ")";
     return refuse_option(s, "minimal-adaptive");
   }
 
   MinimalAdaptive(const Topology& topo, const RoutingSetting& s)
-      : RoutingFunction(topo, s.vcs), escape_vcs_(topo.kind() == TopologyKind::Torus ? 2 : 1) {}
+      : RoutingFunction(topo, s.vcs), escape_vcs_(topo.dateline_classes() ? 2 : 1) {}
 
   bool adaptive() const override { return true; }
   bool needs_empty_vcs() const override { return true; }

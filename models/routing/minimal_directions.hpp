@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "models/routing/routing_function.hpp"
+#include "models/topology_shape.hpp"
 
 namespace wormsim {
 
@@ -21,7 +22,7 @@ inline void productive_directions(const Topology& topo, int node, int dst, std::
   for (int d = 0; d < topo.num_dims(); ++d) {
     const int from = topo.coord(node, d), to = topo.coord(dst, d);
     if (from == to) continue;
-    if (topo.kind() == TopologyKind::Torus) {
+    if (topo.wraps(d)) {
       const int k = topo.radix(d);
       const int plus = ((to - from) % k + k) % k, minus = k - plus;
       if (plus <= minus) out.push_back({d, 1, topo.port_for(d, 1)});
@@ -38,17 +39,31 @@ inline std::string refuse_option(const RoutingSetting& s, const std::string& nam
   return s.option.empty() ? std::string() : name + " takes no option (got \"" + name + ":" + s.option + "\")";
 }
 
-// Turn models are deadlock-free on meshes only: a wrap-around link closes the
-// turns they forbid into a cycle of the other turns.
-inline std::string refuse_unless_mesh(const RoutingSetting& s, const std::string& name, int dims, bool hypercube_ok) {
-  const TopologyKind kind = s.topology.kind;
-  if (kind == TopologyKind::Torus)
-    return name + " is a turn model for meshes: on a torus its wrap-around links close a cycle of allowed turns "
-                  "and it can deadlock (use dimension-order or minimal-adaptive on a torus)";
-  if (kind == TopologyKind::Hypercube && !hypercube_ok)
-    return name + " needs a 2-D mesh, not a hypercube (use negative-first, dimension-order or minimal-adaptive)";
-  if (kind == TopologyKind::Mesh && dims > 0 && static_cast<int>(s.topology.dims.size()) != dims)
-    return name + " needs a 2-D mesh (network.dims with two radices), got " + s.topology.describe();
+// What the refusals need to know of a network, from its spec (nothing is built).
+struct RouterGrid {
+  int dims = 0;           // dimensions of the grid of routers (a hypercube: d dimensions of 2)
+  bool wraps = false;     // some dimension closes into a ring (a torus)
+  bool datelines = false; // its worms take dateline VC classes
+};
+inline RouterGrid router_grid(const TopologySpec& spec) {
+  const TopologyShape& shape = topology_shape(spec);
+  RouterGrid g;
+  g.dims = static_cast<int>(shape.router_radices(spec).size());
+  for (int d = 0; d < g.dims; ++d) g.wraps = g.wraps || shape.wraps(spec, d);
+  g.datelines = shape.dateline_classes();
+  return g;
+}
+
+// Turn models are deadlock-free on grids without wrap-around links only: a
+// wrap-around link closes the turns they forbid into a cycle of the other
+// turns. `dims` > 0: the model needs that many dimensions (of routers).
+inline std::string refuse_unless_mesh(const RoutingSetting& s, const std::string& name, int dims) {
+  const RouterGrid g = router_grid(s.topology);
+  if (g.wraps)
+    return name + " is a turn model for meshes: on a " + s.topology.kind + " its wrap-around links close a cycle of "
+                  "allowed turns and it can deadlock (use dimension-order or minimal-adaptive there)";
+  if (dims > 0 && g.dims != dims)
+    return name + " needs a 2-D grid of routers (a 2-D mesh or cmesh), got " + s.topology.describe();
   return refuse_option(s, name);
 }
 

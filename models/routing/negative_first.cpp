@@ -10,7 +10,7 @@ namespace wormsim {
 class NegativeFirst final : public RoutingFunction {
  public:
   static constexpr bool kAdaptive = true;
-  static std::string refuse(const RoutingSetting& s) { return refuse_unless_mesh(s, "negative-first", 0, true); }
+  static std::string refuse(const RoutingSetting& s) { return refuse_unless_mesh(s, "negative-first", 0); }
   NegativeFirst(const Topology& topo, const RoutingSetting& s) : RoutingFunction(topo, s.vcs) {}
   bool adaptive() const override { return true; }
   void outputs(const RouteQuery& q, std::vector<RouteOutput>& out) const override {
@@ -23,4 +23,4 @@ class NegativeFirst final : public RoutingFunction {
 }  // namespace wormsim
 
 WORMSIM_ROUTING_FUNCTION(negative_first, "negative-first", NegativeFirst,
-                         "turn model, minimal adaptive, n-D meshes and hypercubes: all negative hops first")
+                         "turn model, minimal adaptive, meshes of any dimension, cmeshes, hypercubes: all negative hops first")

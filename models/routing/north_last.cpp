@@ -8,7 +8,7 @@ namespace wormsim {
 class NorthLast final : public RoutingFunction {
  public:
   static constexpr bool kAdaptive = true;
-  static std::string refuse(const RoutingSetting& s) { return refuse_unless_mesh(s, "north-last", 2, false); }
+  static std::string refuse(const RoutingSetting& s) { return refuse_unless_mesh(s, "north-last", 2); }
   NorthLast(const Topology& topo, const RoutingSetting& s) : RoutingFunction(topo, s.vcs) {}
   bool adaptive() const override { return true; }
   void outputs(const RouteQuery& q, std::vector<RouteOutput>& out) const override {
@@ -21,4 +21,4 @@ class NorthLast final : public RoutingFunction {
 }  // namespace wormsim
 
 WORMSIM_ROUTING_FUNCTION(north_last, "north-last", NorthLast,
-                         "turn model, minimal adaptive, 2-D meshes: northward hops last")
+                         "turn model, minimal adaptive, 2-D meshes and cmeshes: northward hops last")

@@ -11,7 +11,7 @@ namespace wormsim {
 class OddEven final : public RoutingFunction {
  public:
   static constexpr bool kAdaptive = true;
-  static std::string refuse(const RoutingSetting& s) { return refuse_unless_mesh(s, "odd-even", 2, false); }
+  static std::string refuse(const RoutingSetting& s) { return refuse_unless_mesh(s, "odd-even", 2); }
   OddEven(const Topology& topo, const RoutingSetting& s) : RoutingFunction(topo, s.vcs) {}
   bool adaptive() const override { return true; }
 
@@ -41,4 +41,4 @@ class OddEven final : public RoutingFunction {
 }  // namespace wormsim
 
 WORMSIM_ROUTING_FUNCTION(odd_even, "odd-even", OddEven,
-                         "turn model, minimal adaptive, 2-D meshes: Chiu's odd-even turn rules")
+                         "turn model, minimal adaptive, 2-D meshes and cmeshes: Chiu's odd-even turn rules")

@@ -78,6 +78,7 @@ class RoutingFunction {
   // True when two of its routes that share links share one unbroken run of them
   // (dimension order); `schedule check` then counts contention in linear time.
   virtual bool routes_part_once() const { return false; }
+  const Topology& topology() const { return topo_; }
 
  protected:
   RoutingFunction(const Topology& topo, int vcs) : topo_(topo), vcs_(vcs) {}

@@ -9,7 +9,7 @@ namespace wormsim {
 class WestFirst final : public RoutingFunction {
  public:
   static constexpr bool kAdaptive = true;
-  static std::string refuse(const RoutingSetting& s) { return refuse_unless_mesh(s, "west-first", 2, false); }
+  static std::string refuse(const RoutingSetting& s) { return refuse_unless_mesh(s, "west-first", 2); }
   WestFirst(const Topology& topo, const RoutingSetting& s) : RoutingFunction(topo, s.vcs) {}
   bool adaptive() const override { return true; }
   void outputs(const RouteQuery& q, std::vector<RouteOutput>& out) const override {
@@ -22,4 +22,4 @@ class WestFirst final : public RoutingFunction {
 }  // namespace wormsim
 
 WORMSIM_ROUTING_FUNCTION(west_first, "west-first", WestFirst,
-                         "turn model, minimal adaptive, 2-D meshes: all westward hops first")
+                         "turn model, minimal adaptive, 2-D meshes and cmeshes: all westward hops first")

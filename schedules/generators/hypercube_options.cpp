@@ -45,7 +45,7 @@ void check_collective_options(const std::string& algorithm, const Topology& topo
 }
 
 void require_hypercube(const std::string& algorithm, const Topology& topo) {
-  if (topo.kind() != TopologyKind::Hypercube)
+  if (topo.kind() != "hypercube")
     throw GeneratorError("topology: " + algorithm + " expects a hypercube, got " + topo.spec().describe());
 }
 

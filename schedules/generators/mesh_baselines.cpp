@@ -79,7 +79,7 @@ BroadcastPlan corner_plan(const Topology& topo, int source) {
 }
 
 BroadcastPlan binomial_plan(const Topology& topo, int source) {
-  const int n = topo.num_nodes();
+  const int n = topo.num_endpoints();  // node ids are endpoints: any topology, concentrated ones included
   const int steps = ceil_log2(n);
   BroadcastPlan plan(steps);
   for (int s = 0; s < steps; ++s) {

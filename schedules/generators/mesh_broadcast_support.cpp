@@ -49,8 +49,9 @@ std::string dims_text(const Topology& topo) {
 }  // namespace
 
 void require_mesh_or_torus(const Topology& topo, const std::string& algorithm) {
-  if (topo.kind() == TopologyKind::Hypercube)
-    throw GeneratorError("--topology: " + algorithm + " works on meshes and tori, got " +
+  if (topo.kind() != "mesh" && topo.kind() != "torus")
+    throw GeneratorError("--topology: " + algorithm + " works on meshes and tori" +
+                         (topo.one_endpoint_per_router() ? "" : " (one node per router)") + ", got " +
                          topo.spec().describe());
 }
 
@@ -72,7 +73,7 @@ int require_power_of_two_cube(const Topology& topo, const std::string& algorithm
   for (int k : logs)
     if (k != logs[0])
       throw GeneratorError("--dims: " + algorithm + " needs all sides equal (a 2^k x ... x 2^k " +
-                           to_string(topo.kind()) + "), got " + dims_text(topo));
+                           topo.kind() + "), got " + dims_text(topo));
   return logs[0];
 }
 
@@ -108,15 +109,15 @@ void require_valid_flits(const GeneratorOptions& options) {
 }
 
 int require_source_in_range(const Topology& topo, const GeneratorOptions& options) {
-  if (!topo.valid_node(options.source))
+  if (!topo.valid_endpoint(options.source))
     throw GeneratorError("--source: node " + std::to_string(options.source) + " is out of range for " +
-                         topo.spec().describe() + " (valid 0.." + std::to_string(topo.num_nodes() - 1) +
+                         topo.spec().describe() + " (valid 0.." + std::to_string(topo.num_endpoints() - 1) +
                          ")");
   return options.source;
 }
 
 int eye_source_node(const Topology& topo, const std::string& algorithm) {
-  if (topo.kind() == TopologyKind::Hypercube)
+  if (topo.kind() != "mesh" && topo.kind() != "torus")
     throw GeneratorError("--source eye: " + algorithm + " has eyes only on meshes and tori, got " +
                          topo.spec().describe());
   const int k = require_power_of_two_cube(topo, algorithm + " --source eye");

@@ -20,7 +20,7 @@ using namespace wormsim;
 
 // Route lookup: dimension-order routes on a 64x64 mesh, across the whole diagonal.
 void BM_RouteLookupMesh64(benchmark::State& state) {
-  const Topology topo({TopologyKind::Mesh, {64, 64}});
+  const Topology topo({"mesh", {64, 64}});
   int src = 0;
   for (auto _ : state) {
     const int dst = topo.num_nodes() - 1 - src;
@@ -69,7 +69,7 @@ BENCHMARK(BM_FlitQueuePushPop);
 // each iteration simulates 100 cycles (SystemC elaborates once per process, so
 // this is the only benchmark that builds a network). Reports router-steps/s.
 struct LoadedMesh {
-  Topology topo{TopologySpec{TopologyKind::Mesh, {16, 16}}};
+  Topology topo{TopologySpec{"mesh", {16, 16}}};
   std::unique_ptr<Network> net;
   std::unique_ptr<BackgroundTraffic> traffic;
   LoadedMesh() {

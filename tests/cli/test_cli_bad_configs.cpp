@@ -70,7 +70,7 @@ const std::vector<BadConfig>& cases() {
         "background traffic's messages: 7372800.0 GiB) but ",
         "; refusing to start"}},
       {"UnknownTopology", "unknown_topology.yaml", {},
-       {"error: @: network.topology (line 2): expected mesh, torus, hypercube, line or ring, got \"donut\""}},
+       {"error: @: network.topology (line 2): expected cmesh, hypercube, mesh, torus, line or ring, got \"donut\""}},
       {"UnknownPortModel", "unknown_port_model.yaml", {},
        {"error: @: network.port_model (line 4): expected one-port, all-port, k-port or N-port (e.g. 2-port), got "
         "\"two-port\""}},

@@ -85,6 +85,7 @@ struct RoutingCase {
   std::vector<int> dims;
   int vcs;
   TurnRule rule;  // null: no turn restriction
+  int concentration = 1;  // cmesh: endpoints per router (messages.csv names endpoints, links.csv routers)
 };
 
 std::string dims_text(const std::vector<int>& dims) {
@@ -117,6 +118,8 @@ const std::vector<RoutingCase>& routing_cases() {
       {"minimal-adaptive", "hypercube", {6}, 2, nullptr},
       {"dimension-order:yx", "mesh", {8, 8}, 1, dimension_order_yx},
       {"dimension-order:yx", "torus", {6, 6}, 2, dimension_order_yx},
+      {"west-first", "cmesh", {4, 4}, 1, west_first, 2},
+      {"minimal-adaptive", "cmesh", {4, 4}, 2, nullptr, 2},
   };
   return v;
 }
@@ -125,7 +128,9 @@ std::vector<std::string> case_args(const RoutingCase& c, const std::string& traf
   return {"run", default_config().string(), "--set", "schedule=null", "--set", "network.topology=" + c.topology,
           "--set", "network.dims=" + dims_text(c.dims), "--set", "network.vcs=" + std::to_string(c.vcs), "--set",
           "network.routing=" + c.routing, "--set", "traffic=" + traffic, "--set", "run.watchdog_cycles=2000",
-          "--set", "output.host_timing=false", "--out", out.string(), "--quiet"};
+          "--set", "output.host_timing=false", "--set",
+          c.topology == "cmesh" ? "network.concentration=" + std::to_string(c.concentration) : "run.seed=1",
+          "--out", out.string(), "--quiet"};
 }
 
 // Past saturation: 0.1 packets of 8 flits per node and cycle is 0.8 flits, several
@@ -145,7 +150,7 @@ TEST(CliRouting, EveryFunctionDeliversHeavyTrafficOnMinimalRoutesItAllows) {
       size_t turns = 0;
       for (size_t m = 0; m < routes.link_ids.size(); ++m) {
         const auto& ids = routes.link_ids[m];
-        const auto [src, dst] = routes.src_dst[m];
+        const int src = routes.src_dst[m].first / c.concentration, dst = routes.src_dst[m].second / c.concentration;
         ASSERT_EQ(static_cast<int>(ids.size()), distance(c.topology, c.dims, src, dst)) << "message " << m;
         int node = src;
         for (size_t h = 0; h < ids.size(); ++h) {
@@ -212,7 +217,7 @@ TEST(CliRouting, UnsafeOrUnsupportedCombinationsAreRefused) {
       {{"network.topology=torus", "network.routing=west-first"},
        ": network.routing (from --set): west-first is a turn model for meshes: on a torus its wrap-around links close a cycle"},
       {{"network.dims=[4,4,4]", "network.routing=odd-even"},
-       ": network.routing (from --set): odd-even needs a 2-D mesh (network.dims with two radices), got mesh 4x4x4"},
+       ": network.routing (from --set): odd-even needs a 2-D grid of routers (a 2-D mesh or cmesh), got mesh 4x4x4"},
       {{"network.routing=west-first", "network.port_model=all-port"},
        ": network.routing (from --set): west-first chooses each hop in the router, but all-port injection ties a message"},
       {{"network.routing=dimension-order:xz"},

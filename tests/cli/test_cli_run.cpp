@@ -386,6 +386,7 @@ TEST(CliRun, ScheduleFlitsOverridesMessageLengths) {
 // 1-flit buffers, all-port interfaces and a deadlock.
 TEST(CliRun, FastPathsChangeNothing) {
   const std::string kDefault = default_config().string();
+  const std::string kCmesh = (source_dir() / "configs" / "cmesh.yaml").string();
   const std::vector<std::vector<std::string>> cases = {
       {kDefault, "--set", "schedule.mode=eager"},
       {kDefault, "--set", "schedule={algorithm: eye, source: eye, mode: eager, flits: 16}", "--set",
@@ -426,6 +427,15 @@ TEST(CliRun, FastPathsChangeNothing) {
        "network.routing=negative-first", "--set", "network.buffer_flits=1"},
       {kDefault, "--set", "schedule={algorithm: eye, source: eye, mode: eager, flits: 10}", "--set",
        "network.dims=[8,8]", "--set", "network.routing=dimension-order:yx"},
+      // Concentrated mesh: several interfaces per router, 0-hop messages, express worms (one VC)...
+      {kCmesh, "--set", "schedule.mode=eager"},
+      // ... all-port interfaces sharing a router, two VCs, transpose traffic between endpoints ...
+      {kCmesh, "--set", "network.port_model=all-port", "--set", "network.vcs=2", "--set",
+       "traffic={pattern: transpose, rate: 0.04, flits: 5, cycles: 600}", "--set", "network.buffer_flits=2"},
+      // ... and k-port with 1-flit buffers under heavier uniform load.
+      {kCmesh, "--set", "network.port_model=2-port", "--set", "network.buffer_flits=1", "--set",
+       "network.concentration=3", "--set", "schedule=null", "--set",
+       "traffic={pattern: uniform, rate: 0.05, flits: 6, cycles: 800}"},
   };
   TempDir tmp;
   for (size_t c = 0; c < cases.size(); ++c) {

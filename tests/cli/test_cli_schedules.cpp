@@ -54,7 +54,7 @@ const std::vector<BadSchedule>& cases() {
       {"coords_wrong_arity.json", kMesh,
        {"step 1, message 1, field \"dst\": error: node has 3 coordinates but mesh 4x4 has 2 dimensions"}},
       {"topology_unknown_kind.json", kMesh,
-       {"field \"topology.kind\": error: expected one of mesh, torus, hypercube, line, ring"}},
+       {"field \"topology.kind\": error: expected one of cmesh, hypercube, mesh, torus, line, ring"}},
       {"topology_dims_empty.json", kMesh,
        {"field \"topology.dims\": error: expected a non-empty list of positive integers"}},
       {"topology_dims_zero.json", kMesh, {"field \"topology.dims\": error: expected positive integers, got 0"}},

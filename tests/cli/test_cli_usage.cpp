@@ -76,7 +76,7 @@ TEST(CliUsage, ScheduleCheckUnsupportedRouting) {
 TEST(CliUsage, GenerateUnknownTopologyIsUsage) {
   const Result r = run_in_tmp({"schedule", "generate", "-a", "eye", "-t", "donut", "-d", "4,4"});
   EXPECT_EXIT_CODE(r, 2);
-  EXPECT_CONTAINS(r.err, "error: --topology: expected mesh, torus, hypercube, line or ring, got \"donut\"");
+  EXPECT_CONTAINS(r.err, "error: --topology: expected cmesh, hypercube, mesh, torus, line or ring, got \"donut\"");
 }
 
 TEST(CliUsage, GenerateWithoutDims) {

@@ -18,9 +18,9 @@ namespace mesh_test {
 
 using namespace wormsim;
 
-inline TopologySpec mesh(std::vector<int> dims) { return TopologySpec{TopologyKind::Mesh, std::move(dims)}; }
-inline TopologySpec torus(std::vector<int> dims) { return TopologySpec{TopologyKind::Torus, std::move(dims)}; }
-inline TopologySpec hypercube(int d) { return TopologySpec{TopologyKind::Hypercube, {d}}; }
+inline TopologySpec mesh(std::vector<int> dims) { return TopologySpec{"mesh", std::move(dims)}; }
+inline TopologySpec torus(std::vector<int> dims) { return TopologySpec{"torus", std::move(dims)}; }
+inline TopologySpec hypercube(int d) { return TopologySpec{"hypercube", {d}}; }
 
 struct Opts {
   std::string orientation = "paper";

@@ -151,7 +151,7 @@ def test_a_runs_files_have_the_declared_columns_and_fields(wormsim, stats, tmp_p
 
 # --- bad inputs from the declarations --------------------------------------------------------
 
-BASE = """network: {topology: mesh, dims: [4, 4]}
+BASE = """network: {topology: %(topology)s, dims: [4, 4]}
 schedule: {algorithm: %(algorithm)s}
 traffic: {pattern: %(pattern)s, rate: 0.01, cycles: 100%(hotspot)s}
 """
@@ -163,8 +163,12 @@ CONTEXT = {"network.ports": ["network.port_model=k-port", "network.ports=2"]}
 def _config_for(k, tmp_path):
     when = k["when"] or ""
     algorithm = when.split(": ")[1] if when.startswith("schedule.algorithm") else "eye"
+    # A topology's own keys apply when it is chosen; binomial runs on any topology.
+    topology = when.split(": ")[1] if when.startswith("network.topology") else "mesh"
+    if topology != "mesh":
+        algorithm = "binomial"
     hotspot = k["section"] == "traffic.hotspot"
-    text = BASE % {"algorithm": algorithm, "pattern": "hotspot" if hotspot else "uniform",
+    text = BASE % {"topology": topology, "algorithm": algorithm, "pattern": "hotspot" if hotspot else "uniform",
                    "hotspot": ", hotspot: {nodes: [0], fraction: 0.5}" if hotspot else ""}
     path = tmp_path / "base.yaml"
     path.write_text(text)

@@ -44,7 +44,7 @@ BackgroundSpec spec(TrafficPattern p, double rate, uint64_t cycles) {
 }
 
 TEST(Background, UniformBernoulliCountAndConservation) {
-  const TopologySpec mesh{TopologyKind::Mesh, {8, 8}};
+  const TopologySpec mesh{"mesh", {8, 8}};
   BackgroundSpec b = spec(TrafficPattern::Uniform, 0.01, 20000);
   b.lengths = {{2, 3.0}, {16, 1.0}};  // mixed lengths, 3:1
   BgRun r = run_background(mesh, b);
@@ -69,8 +69,45 @@ TEST(Background, UniformBernoulliCountAndConservation) {
   EXPECT_GE(met.background.latency.p50, 2u * 1 + 2);  // at least one hop
 }
 
+// On a concentrated mesh traffic runs between endpoints: every endpoint sends,
+// uniform destinations include the other endpoints of the sender's router (0 hops),
+// and transpose keeps the endpoint's index at the transposed router.
+TEST(Background, CmeshEveryEndpointSends) {
+  const TopologySpec cmesh{"cmesh", {4, 4}, {{"concentration", 4}}};
+  BgRun r = run_background(cmesh, spec(TrafficPattern::Uniform, 0.02, 3000));
+  ASSERT_EQ(r.run.net->status(), RunStatus::Completed);
+  const Topology& t = *r.run.topo;
+  std::vector<int> sent(t.num_endpoints(), 0);
+  int zero = 0;
+  for (const MessageRecord& m : r.run.net->context().msgs) {
+    ASSERT_TRUE(t.valid_endpoint(m.src) && t.valid_endpoint(m.dst));
+    EXPECT_NE(m.delivered, kNever);
+    ++sent[m.src];
+    zero += m.hops == 0;
+    if (m.hops == 0) {
+      EXPECT_GE(m.delivered - m.release, 1u + 4 - 1);  // at least t_r + L - 1: one router, no link
+    }
+  }
+  for (int e = 0; e < t.num_endpoints(); ++e) EXPECT_GT(sent[e], 20) << t.node_name(e);
+  EXPECT_GT(zero, 0);
+  EXPECT_EQ(r.run.net->context().flits_injected, r.run.net->context().flits_ejected);
+}
+
+TEST(Background, CmeshTransposeKeepsTheLocalIndex) {
+  const TopologySpec cmesh{"cmesh", {4, 4}, {{"concentration", 4}}};
+  BgRun tr = run_background(cmesh, spec(TrafficPattern::Transpose, 0.05, 1000));
+  const Topology& t = *tr.run.topo;
+  ASSERT_GT(tr.run.net->context().msgs.size(), 100u);
+  for (const MessageRecord& m : tr.run.net->context().msgs) {
+    const int a = t.endpoint_router(m.src), b = t.endpoint_router(m.dst);
+    EXPECT_EQ(t.coord(b, 0), t.coord(a, 1));
+    EXPECT_EQ(t.coord(b, 1), t.coord(a, 0));
+    EXPECT_EQ(t.endpoint_index(m.dst), t.endpoint_index(m.src));
+  }
+}
+
 TEST(Background, TransposeAndBitComplementDestinations) {
-  const TopologySpec mesh{TopologyKind::Mesh, {4, 4}};
+  const TopologySpec mesh{"mesh", {4, 4}};
   BgRun r = run_background(mesh, spec(TrafficPattern::Transpose, 0.05, 2000));
   const Topology& t = *r.run.topo;
   ASSERT_GT(r.run.net->context().msgs.size(), 100u);
@@ -81,7 +118,7 @@ TEST(Background, TransposeAndBitComplementDestinations) {
 }
 
 TEST(Background, BitComplementOnHypercube) {
-  const TopologySpec cube{TopologyKind::Hypercube, {5}};
+  const TopologySpec cube{"hypercube", {5}};
   BgRun r = run_background(cube, spec(TrafficPattern::BitComplement, 0.05, 2000));
   ASSERT_GT(r.run.net->context().msgs.size(), 100u);
   for (const MessageRecord& m : r.run.net->context().msgs) {
@@ -91,7 +128,7 @@ TEST(Background, BitComplementOnHypercube) {
 }
 
 TEST(Background, HotspotShare) {
-  const TopologySpec mesh{TopologyKind::Mesh, {6, 6}};
+  const TopologySpec mesh{"mesh", {6, 6}};
   BackgroundSpec b = spec(TrafficPattern::Hotspot, 0.02, 10000);
   b.hotspots = {0};
   b.hotspot_fraction = 0.3;
@@ -111,7 +148,7 @@ TEST(Background, HotspotShare) {
 // the background is reported apart, and blocking by background worms is counted
 // as background contention.
 TEST(Background, AlongsideASchedule) {
-  const TopologySpec mesh{TopologyKind::Mesh, {4, 4}};
+  const TopologySpec mesh{"mesh", {4, 4}};
   Schedule s;
   s.topology = mesh;
   s.flits = 32;
@@ -143,12 +180,12 @@ TEST(Background, AlongsideASchedule) {
 }
 
 TEST(Background, RejectsImpossibleSpecs) {
-  const Topology mesh3({TopologyKind::Mesh, {4, 3}});
+  const Topology mesh3({"mesh", {4, 3}});
   EXPECT_NE(check_background(spec(TrafficPattern::Transpose, 0.1, 10), mesh3), "");
   EXPECT_NE(check_background(spec(TrafficPattern::Uniform, 0.0, 10), mesh3), "");
   EXPECT_NE(check_background(spec(TrafficPattern::Uniform, 1.5, 10), mesh3), "");
   EXPECT_NE(check_background(spec(TrafficPattern::Hotspot, 0.1, 10), mesh3), "");
-  const Topology cube5({TopologyKind::Hypercube, {5}});
+  const Topology cube5({"hypercube", {5}});
   EXPECT_NE(check_background(spec(TrafficPattern::Transpose, 0.1, 10), cube5), "");
 }
 

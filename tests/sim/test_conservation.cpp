@@ -17,8 +17,8 @@ Schedule all_to_all(const TopologySpec& spec, int flits, int steps = 1) {
   s.flits = flits;
   s.steps.resize(steps);
   int k = 0;
-  for (int a = 0; a < topo.num_nodes(); ++a)
-    for (int b = 0; b < topo.num_nodes(); ++b) {
+  for (int a = 0; a < topo.num_endpoints(); ++a)
+    for (int b = 0; b < topo.num_endpoints(); ++b) {
       if (a == b) continue;
       ScheduledMessage m;
       m.src = a;
@@ -56,14 +56,14 @@ void expect_conserved(const SimRun& r, const Schedule& s) {
 }
 
 TEST(Conservation, MeshAllToAllOneStepBarrier) {
-  const Schedule s = all_to_all({TopologyKind::Mesh, {4, 4}}, 4);
+  const Schedule s = all_to_all({"mesh", {4, 4}}, 4);
   SimRun r = simulate(s, default_params(), ExecutionMode::Barrier);
   expect_conserved(r, s);
   EXPECT_GT(r.metrics(1).step_contention.cycles, 0);  // 240 worms in one step must collide
 }
 
 TEST(Conservation, MeshAllToAllEagerWithVcsAndAllPort) {
-  const Schedule s = all_to_all({TopologyKind::Mesh, {4, 3, 2}}, 4, 5);
+  const Schedule s = all_to_all({"mesh", {4, 3, 2}}, 4, 5);
   NetworkParams p = default_params();
   p.vcs = 3;
   p.ports.kind = PortKind::AllPort;
@@ -72,7 +72,7 @@ TEST(Conservation, MeshAllToAllEagerWithVcsAndAllPort) {
 }
 
 TEST(Conservation, HypercubeAllToAllKPort) {
-  const Schedule s = all_to_all({TopologyKind::Hypercube, {4}}, 4, 3);
+  const Schedule s = all_to_all({"hypercube", {4}}, 4, 3);
   NetworkParams p = default_params();
   p.ports.kind = PortKind::KPort;
   p.ports.k = 2;
@@ -83,7 +83,7 @@ TEST(Conservation, HypercubeAllToAllKPort) {
 
 // Tori: with the dateline pair, dimension-order routing cannot deadlock.
 TEST(Conservation, TorusAllToAllWithDatelineVcsFinishes) {
-  const Schedule s = all_to_all({TopologyKind::Torus, {4, 4}}, 8);
+  const Schedule s = all_to_all({"torus", {4, 4}}, 8);
   NetworkParams p = default_params();
   p.vcs = 2;
   p.buffer_flits = 2;
@@ -91,8 +91,32 @@ TEST(Conservation, TorusAllToAllWithDatelineVcsFinishes) {
   expect_conserved(r, s);
 }
 
+// Concentrated mesh: several interfaces per router, messages of 0 hops between
+// endpoints of one router among the rest, under each port model (one network per process).
+void expect_cmesh_all_to_all(PortKind kind) {
+  const TopologySpec cmesh{"cmesh", {3, 2}, {{"concentration", 3}}};
+  const Schedule s = all_to_all(cmesh, 4, 3);
+  NetworkParams p = default_params();
+  p.ports.kind = kind;
+  p.ports.k = 2;
+  p.buffer_flits = 2;
+  SimRun r = simulate(s, p, ExecutionMode::Eager);
+  expect_conserved(r, s);
+  const Topology& t = *r.topo;
+  int zero = 0;
+  for (const MessageRecord& m : r.net->context().msgs) {
+    EXPECT_EQ(m.hops, t.distance(t.endpoint_router(m.src), t.endpoint_router(m.dst)));
+    zero += m.hops == 0;
+  }
+  EXPECT_EQ(zero, 6 * 3 * 2);  // each endpoint sends to the two others of its router
+}
+
+TEST(Conservation, CmeshAllToAllOnePort) { expect_cmesh_all_to_all(PortKind::OnePort); }
+TEST(Conservation, CmeshAllToAllAllPort) { expect_cmesh_all_to_all(PortKind::AllPort); }
+TEST(Conservation, CmeshAllToAllKPort) { expect_cmesh_all_to_all(PortKind::KPort); }
+
 TEST(Conservation, RingAllToAllEagerFinishes) {
-  const Schedule s = all_to_all({TopologyKind::Torus, {8}}, 16);
+  const Schedule s = all_to_all({"torus", {8}}, 16);
   NetworkParams p = default_params();
   p.vcs = 2;
   p.buffer_flits = 2;
@@ -101,7 +125,7 @@ TEST(Conservation, RingAllToAllEagerFinishes) {
 }
 
 TEST(Conservation, ThreeDTorusAllToAllFinishes) {
-  const Schedule s = all_to_all({TopologyKind::Torus, {3, 3, 3}}, 8);
+  const Schedule s = all_to_all({"torus", {3, 3, 3}}, 8);
   NetworkParams p = default_params();
   p.vcs = 4;  // two VCs per dateline class
   SimRun r = simulate(s, p, ExecutionMode::Barrier);
@@ -112,7 +136,7 @@ TEST(Conservation, ThreeDTorusAllToAllFinishes) {
 // the watchdog must stop the run and name the cycle of waiting worms.
 TEST(Deadlock, RingWithOneVcIsDetected) {
   Schedule s;
-  s.topology = {TopologyKind::Torus, {8}};
+  s.topology = {"torus", {8}};
   s.flits = 64;
   s.steps.emplace_back();
   for (int i = 0; i < 8; ++i) {
@@ -141,7 +165,7 @@ TEST(Deadlock, RingWithOneVcIsDetected) {
 
 TEST(Deadlock, CycleLimitStopsARun) {
   Schedule s;
-  s.topology = {TopologyKind::Mesh, {8}};
+  s.topology = {"mesh", {8}};
   s.flits = 100;
   ScheduledMessage m;
   m.src = 0;

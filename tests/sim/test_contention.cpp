@@ -19,7 +19,7 @@ ScheduledMessage msg(int src, int dst, int packet, int flits) {
 
 Schedule line(int n) {
   Schedule s;
-  s.topology = TopologySpec{TopologyKind::Mesh, {n}};
+  s.topology = TopologySpec{"mesh", {n}};
   s.flits = 4;
   return s;
 }

@@ -23,20 +23,20 @@ struct Case {
 };
 
 const Case kCases[] = {
-    {"eye_8x8_from_2_3", "eye", {TopologyKind::Mesh, {8, 8}}, 2 + 3 * 8, "paper", PortKind::OnePort, 16},
-    {"eye_best_8x8_from_2_3", "eye", {TopologyKind::Mesh, {8, 8}}, 2 + 3 * 8, "best", PortKind::OnePort, 16},
-    {"eye_16x16_corner", "eye", {TopologyKind::Mesh, {16, 16}}, 0, "paper", PortKind::OnePort, 32},
-    {"eye_8x8x8_from_5_1_2", "eye", {TopologyKind::Mesh, {8, 8, 8}}, 5 + 8 + 2 * 64, "paper", PortKind::OnePort, 8},
-    {"tcd_optimal_8x8_from_2_3", "tcd-optimal", {TopologyKind::Mesh, {8, 8}}, 2 + 3 * 8, "paper", PortKind::OnePort, 16},
-    {"tcd_optimal_16x16_from_5_9", "tcd-optimal", {TopologyKind::Mesh, {16, 16}}, 5 + 9 * 16, "paper", PortKind::OnePort, 4},
-    {"umesh_6x5_from_4", "umesh", {TopologyKind::Mesh, {6, 5}}, 4, "paper", PortKind::OnePort, 16},
-    {"umesh_16x16_from_37", "umesh", {TopologyKind::Mesh, {16, 16}}, 37, "paper", PortKind::OnePort, 16},
-    {"eye_torus_8x8_from_7_1", "eye", {TopologyKind::Torus, {8, 8}}, 7 + 8, "paper", PortKind::OnePort, 16},
-    {"multinode_5cube", "multinode-broadcast", {TopologyKind::Hypercube, {5}}, 0, "paper", PortKind::AllPort, 8},
-    {"scatter_6cube_from_9", "scatter", {TopologyKind::Hypercube, {6}}, 9, "paper", PortKind::AllPort, 8},
-    {"total_exchange_4cube", "total-exchange", {TopologyKind::Hypercube, {4}}, 0, "paper", PortKind::AllPort, 8},
-    {"line_cycle_16", "line-cycle", {TopologyKind::Torus, {16}}, 3, "paper", PortKind::OnePort, 8},
-    {"line_torus_8x8", "line-torus", {TopologyKind::Torus, {8, 8}}, 0, "paper", PortKind::OnePort, 8},
+    {"eye_8x8_from_2_3", "eye", {"mesh", {8, 8}}, 2 + 3 * 8, "paper", PortKind::OnePort, 16},
+    {"eye_best_8x8_from_2_3", "eye", {"mesh", {8, 8}}, 2 + 3 * 8, "best", PortKind::OnePort, 16},
+    {"eye_16x16_corner", "eye", {"mesh", {16, 16}}, 0, "paper", PortKind::OnePort, 32},
+    {"eye_8x8x8_from_5_1_2", "eye", {"mesh", {8, 8, 8}}, 5 + 8 + 2 * 64, "paper", PortKind::OnePort, 8},
+    {"tcd_optimal_8x8_from_2_3", "tcd-optimal", {"mesh", {8, 8}}, 2 + 3 * 8, "paper", PortKind::OnePort, 16},
+    {"tcd_optimal_16x16_from_5_9", "tcd-optimal", {"mesh", {16, 16}}, 5 + 9 * 16, "paper", PortKind::OnePort, 4},
+    {"umesh_6x5_from_4", "umesh", {"mesh", {6, 5}}, 4, "paper", PortKind::OnePort, 16},
+    {"umesh_16x16_from_37", "umesh", {"mesh", {16, 16}}, 37, "paper", PortKind::OnePort, 16},
+    {"eye_torus_8x8_from_7_1", "eye", {"torus", {8, 8}}, 7 + 8, "paper", PortKind::OnePort, 16},
+    {"multinode_5cube", "multinode-broadcast", {"hypercube", {5}}, 0, "paper", PortKind::AllPort, 8},
+    {"scatter_6cube_from_9", "scatter", {"hypercube", {6}}, 9, "paper", PortKind::AllPort, 8},
+    {"total_exchange_4cube", "total-exchange", {"hypercube", {4}}, 0, "paper", PortKind::AllPort, 8},
+    {"line_cycle_16", "line-cycle", {"torus", {16}}, 3, "paper", PortKind::OnePort, 8},
+    {"line_torus_8x8", "line-torus", {"torus", {8, 8}}, 0, "paper", PortKind::OnePort, 8},
 };
 
 class GeneratedSchedule : public ::testing::TestWithParam<int> {};
@@ -50,7 +50,7 @@ TEST_P(GeneratedSchedule, BarrierRunHasNoStepContentionAndZeroLoadSteps) {
   const Schedule s = generate_schedule(c.algorithm, c.topology, g);
   NetworkParams p = default_params();
   p.ports.kind = c.ports;
-  p.vcs = c.topology.kind == TopologyKind::Torus ? 2 : 1;
+  p.vcs = c.topology.kind == "torus" ? 2 : 1;
   Diagnostics diag;
   validate_schedule(s, c.topology, p.ports, diag);
   ASSERT_FALSE(diag.has_errors()) << diag.format();
@@ -71,7 +71,7 @@ TEST_P(GeneratedSchedule, BarrierRunHasNoStepContentionAndZeroLoadSteps) {
   }
   EXPECT_EQ(m.completion, expected);
   EXPECT_EQ(m.tcd, analyze_schedule(s, topo).tcd);
-  if (c.topology.kind == TopologyKind::Hypercube) {
+  if (c.topology.kind == "hypercube") {
     // Every transfer is one hop: each step takes 2*1 + L cycles.
     EXPECT_EQ(m.completion, s.steps.size() * static_cast<uint64_t>(2 + c.flits));
   }
@@ -87,7 +87,7 @@ TEST(GeneratedScheduleEager, EyeBroadcastFinishesNoLaterThanBarrier) {
   GeneratorOptions g;
   g.source = 2 + 3 * 16;
   g.flits = 64;
-  const Schedule s = generate_schedule("eye", {TopologyKind::Mesh, {16, 16}}, g);
+  const Schedule s = generate_schedule("eye", {"mesh", {16, 16}}, g);
   SimRun r = simulate(s, default_params(), ExecutionMode::Eager);
   ASSERT_EQ(r.net->status(), RunStatus::Completed);
   const RunMetrics m = r.metrics(static_cast<int>(s.steps.size()));

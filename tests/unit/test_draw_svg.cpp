@@ -15,7 +15,7 @@ using namespace wormsim;
 
 namespace {
 
-TopologySpec spec(TopologyKind k, std::vector<int> dims) { return TopologySpec{k, std::move(dims)}; }
+TopologySpec spec(const std::string& k, std::vector<int> dims) { return TopologySpec{k, std::move(dims)}; }
 
 ScheduledMessage msg(int src, int dst, std::vector<int> route = {}) { return {src, dst, 0, 0, std::move(route)}; }
 
@@ -100,7 +100,7 @@ std::vector<std::string> step_colours(const std::string& svg) {
 
 // Broadcast on a 4x4 mesh from (0,0): 3 steps, 5 messages, some turning corners.
 Schedule mesh4_broadcast() {
-  return broadcast(spec(TopologyKind::Mesh, {4, 4}), 0,
+  return broadcast(spec("mesh", {4, 4}), 0,
                    {{msg(0, 10)},                      // (0,0) -> (2,2)
                     {msg(0, 2), msg(10, 8)},           // (0,0) -> (2,0), (2,2) -> (0,2)
                     {msg(0, 15), msg(2, 5, {2, 1, 5})}});  // explicit route (2,0) (1,0) (1,1)
@@ -165,7 +165,7 @@ TEST(DrawSvg, ColoursDifferBetweenStepsAndCycle) {
   // 11 steps along a line of 12 nodes: 0 -> 1, 1 -> 2, ...
   std::vector<std::vector<ScheduledMessage>> steps;
   for (int i = 0; i < 11; ++i) steps.push_back({msg(i, i + 1)});
-  const std::string svg = draw(broadcast(spec(TopologyKind::Mesh, {12, 1}), 0, steps));
+  const std::string svg = draw(broadcast(spec("mesh", {12, 1}), 0, steps));
   const std::vector<std::string> colours = step_colours(svg);
   ASSERT_EQ(colours.size(), 11u);
   EXPECT_EQ(std::set<std::string>(colours.begin(), colours.begin() + 10).size(), 10u);
@@ -177,7 +177,7 @@ TEST(DrawSvg, ColoursDifferBetweenStepsAndCycle) {
 TEST(DrawSvg, Deterministic) {
   const Schedule s = mesh4_broadcast();
   EXPECT_EQ(draw(s), draw(s));
-  const Schedule t = broadcast(spec(TopologyKind::Torus, {4, 4, 3}), 5,
+  const Schedule t = broadcast(spec("torus", {4, 4, 3}), 5,
                                {{msg(5, 47)}, {msg(5, 20), msg(47, 0)}});
   EXPECT_EQ(draw(t), draw(t));
   SvgOptions o;
@@ -186,7 +186,7 @@ TEST(DrawSvg, Deterministic) {
 }
 
 TEST(DrawSvg, GridHasXRightYDownAndHighlightsTheSource) {
-  const std::string svg = draw(broadcast(spec(TopologyKind::Mesh, {3, 2}), 4, {{msg(4, 0)}}));
+  const std::string svg = draw(broadcast(spec("mesh", {3, 2}), 4, {{msg(4, 0)}}));
   const auto nodes = node_centres(svg);
   ASSERT_EQ(nodes.size(), 6u);
   EXPECT_GT(nodes[1].first, nodes[0].first);    // (1,0) right of (0,0)
@@ -201,7 +201,7 @@ TEST(DrawSvg, GridHasXRightYDownAndHighlightsTheSource) {
 TEST(DrawSvg, SharedLinkMessagesAreSideBySide) {
   // (0,0) -> (2,0) and (1,0) -> (3,0) share the link (1,0)-(2,0) in the same step.
   SvgOptions o;
-  const std::string svg = draw(broadcast(spec(TopologyKind::Mesh, {4, 1}), 0, {{msg(0, 2), msg(1, 3)}}), o);
+  const std::string svg = draw(broadcast(spec("mesh", {4, 1}), 0, {{msg(0, 2), msg(1, 3)}}), o);
   const auto paths = path_points(svg, "hop");
   ASSERT_EQ(paths.size(), 2u);
   // The height at which each message crosses the middle of the shared link.
@@ -223,7 +223,7 @@ TEST(DrawSvg, SharedLinkMessagesAreSideBySide) {
 TEST(DrawSvg, TorusWrapIsTwoShortStubs) {
   SvgOptions o;  // cell 56
   // (3,0) -> (0,0) is one hop over the wrap-around link.
-  const std::string svg = draw(broadcast(spec(TopologyKind::Torus, {4, 4}), 3, {{msg(3, 0)}}), o);
+  const std::string svg = draw(broadcast(spec("torus", {4, 4}), 3, {{msg(3, 0)}}), o);
   EXPECT_EQ(count(svg, "class=\"hop\""), 0u);
   const auto stubs = path_points(svg, "stub");
   ASSERT_EQ(stubs.size(), 2u);
@@ -241,7 +241,7 @@ TEST(DrawSvg, TorusWrapIsTwoShortStubs) {
 
 TEST(DrawSvg, ThreeDimensionsAreARowOfZSlices) {
   // (0,0,0) -> (1,0,2): one x hop, then two z hops.
-  const std::string svg = draw(broadcast(spec(TopologyKind::Mesh, {3, 2, 3}), 0, {{msg(0, 13)}}));
+  const std::string svg = draw(broadcast(spec("mesh", {3, 2, 3}), 0, {{msg(0, 13)}}));
   for (const char* z : {">z = 0</text>", ">z = 1</text>", ">z = 2</text>"})
     EXPECT_EQ(count(svg, z), 1u) << z;
   EXPECT_EQ(svg.find(">z = 3</text>"), std::string::npos);
@@ -258,14 +258,14 @@ TEST(DrawSvg, ThreeDimensionsAreARowOfZSlices) {
 
   SvgOptions o;
   o.slices_per_row = 2;  // z=2 goes to a second row
-  const auto wrapped = node_centres(draw(broadcast(spec(TopologyKind::Mesh, {3, 2, 3}), 0, {{msg(0, 13)}}), o));
+  const auto wrapped = node_centres(draw(broadcast(spec("mesh", {3, 2, 3}), 0, {{msg(0, 13)}}), o));
   EXPECT_GT(wrapped[12].second, wrapped[0].second);
   EXPECT_EQ(wrapped[12].first, wrapped[0].first);
 }
 
 TEST(DrawSvg, RingNodesOnACircleWithArcs) {
   // Ring of 8: 0 -> 4 clockwise (+), 0 -> 6 anticlockwise (-, 2 hops), 4 -> 5.
-  const Schedule s = broadcast(spec(TopologyKind::Torus, {8}), 0, {{msg(0, 4)}, {msg(0, 6), msg(4, 5)}});
+  const Schedule s = broadcast(spec("torus", {8}), 0, {{msg(0, 4)}, {msg(0, 6), msg(4, 5)}});
   const std::string svg = draw(s);
   const auto nodes = node_centres(svg);
   ASSERT_EQ(nodes.size(), 8u);
@@ -293,7 +293,7 @@ TEST(DrawSvg, RingNodesOnACircleWithArcs) {
 }
 
 TEST(DrawSvg, LineNodesInARowPlusAboveMinusBelow) {
-  const std::string svg = draw(broadcast(spec(TopologyKind::Mesh, {6}), 2, {{msg(2, 5)}, {msg(2, 0)}}));
+  const std::string svg = draw(broadcast(spec("mesh", {6}), 2, {{msg(2, 5)}, {msg(2, 0)}}));
   const auto nodes = node_centres(svg);
   ASSERT_EQ(nodes.size(), 6u);
   for (size_t i = 1; i < nodes.size(); ++i) {
@@ -324,7 +324,7 @@ TEST(DrawSvg, HypercubeGrayGrid) {
     }
     steps.push_back(step);
   }
-  const std::string svg = draw(broadcast(spec(TopologyKind::Hypercube, {4}), 0, steps));
+  const std::string svg = draw(broadcast(spec("hypercube", {4}), 0, steps));
   EXPECT_EQ(xml_problem(svg), "");
   EXPECT_EQ(count(svg, "class=\"arrowhead\""), 15u);
   EXPECT_EQ(node_centres(svg).size(), 16u);
@@ -345,7 +345,7 @@ TEST(DrawSvg, EscapesText) {
 }
 
 TEST(DrawSvg, EmptyScheduleDrawsTheNetwork) {
-  const std::string svg = draw(broadcast(spec(TopologyKind::Torus, {3, 3}), 4, {}));
+  const std::string svg = draw(broadcast(spec("torus", {3, 3}), 4, {}));
   EXPECT_EQ(xml_problem(svg), "");
   EXPECT_EQ(node_centres(svg).size(), 9u);
   EXPECT_EQ(count(svg, "class=\"arrowhead\""), 0u);
@@ -354,8 +354,8 @@ TEST(DrawSvg, EmptyScheduleDrawsTheNetwork) {
 TEST(DrawSvg, SizedToContent) {
   const std::regex size_re("width=\"([0-9.]+)\" height=\"([0-9.]+)\"");
   std::smatch small, big;
-  const std::string a = draw(broadcast(spec(TopologyKind::Mesh, {4, 4}), 0, {{msg(0, 1)}}));
-  const std::string b = draw(broadcast(spec(TopologyKind::Mesh, {16, 16}), 0, {{msg(0, 1)}}));
+  const std::string a = draw(broadcast(spec("mesh", {4, 4}), 0, {{msg(0, 1)}}));
+  const std::string b = draw(broadcast(spec("mesh", {16, 16}), 0, {{msg(0, 1)}}));
   ASSERT_TRUE(std::regex_search(a, small, size_re));
   ASSERT_TRUE(std::regex_search(b, big, size_re));
   EXPECT_GT(std::stod(big[1]), 15 * 56.0);
@@ -373,19 +373,19 @@ TEST(DrawSvg, RefusesWhatItCannotDraw) {
     }
     return std::string("no exception");
   };
-  const Schedule cube7 = broadcast(spec(TopologyKind::Hypercube, {7}), 0, {{msg(0, 1)}});
+  const Schedule cube7 = broadcast(spec("hypercube", {7}), 0, {{msg(0, 1)}});
   EXPECT_NE(message_of([&] { draw(cube7); }).find("hypercube pictures stop at d=6"), std::string::npos);
-  const Schedule mesh4d = broadcast(spec(TopologyKind::Mesh, {2, 2, 2, 2}), 0, {{msg(0, 1)}});
+  const Schedule mesh4d = broadcast(spec("mesh", {2, 2, 2, 2}), 0, {{msg(0, 1)}});
   EXPECT_NE(message_of([&] { draw(mesh4d); }).find("cannot draw mesh 2x2x2x2"), std::string::npos);
   const Schedule s = mesh4_broadcast();
-  EXPECT_NE(message_of([&] { schedule_to_svg(s, Topology(spec(TopologyKind::Torus, {4, 4}))); })
+  EXPECT_NE(message_of([&] { schedule_to_svg(s, Topology(spec("torus", {4, 4}))); })
                 .find("the schedule is for mesh 4x4 but the topology given is torus 4x4"),
             std::string::npos);
-  const Schedule jump = broadcast(spec(TopologyKind::Mesh, {4, 4}), 0, {{msg(0, 5, {0, 5})}});
+  const Schedule jump = broadcast(spec("mesh", {4, 4}), 0, {{msg(0, 5, {0, 5})}});
   EXPECT_NE(message_of([&] { draw(jump); }).find("step 1, message 1"), std::string::npos);
-  const Schedule self = broadcast(spec(TopologyKind::Mesh, {4, 4}), 0, {{msg(0, 1)}, {msg(3, 3)}});
+  const Schedule self = broadcast(spec("mesh", {4, 4}), 0, {{msg(0, 1)}, {msg(3, 3)}});
   EXPECT_NE(message_of([&] { draw(self); }).find("step 2, message 1: src and dst are the same"), std::string::npos);
-  const Schedule out = broadcast(spec(TopologyKind::Mesh, {4, 4}), 0, {{msg(0, 16)}});
+  const Schedule out = broadcast(spec("mesh", {4, 4}), 0, {{msg(0, 16)}});
   EXPECT_NE(message_of([&] { draw(out); }).find("out of range"), std::string::npos);
   SvgOptions tiny;
   tiny.max_nodes = 8;
@@ -395,5 +395,5 @@ TEST(DrawSvg, RefusesWhatItCannotDraw) {
   bad.cell = 0;
   EXPECT_NE(message_of([&] { draw(s, bad); }).find("cell size"), std::string::npos);
   // d=6 is still drawn.
-  EXPECT_NO_THROW(draw(broadcast(spec(TopologyKind::Hypercube, {6}), 0, {{msg(0, 63)}})));
+  EXPECT_NO_THROW(draw(broadcast(spec("hypercube", {6}), 0, {{msg(0, 63)}})));
 }

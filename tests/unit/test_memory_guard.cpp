@@ -101,7 +101,7 @@ TEST(ScheduleLoaderMemory, DefaultCheckLetsOrdinaryFilesThrough) {
 }
 
 TEST(ScheduleMemory, ModelsNameTheirKeys) {
-  const TopologySpec torus{TopologyKind::Torus, {4096, 4096}};
+  const TopologySpec torus{"torus", {4096, 4096}};
   const MemoryEstimate e = schedule_file_estimate(ScheduleCommand::Check, &torus, 0, 60);
   EXPECT_EQ(e.command, "schedule check");
   EXPECT_EQ(e.sizes, "16777216 nodes, 0 messages");
@@ -111,7 +111,7 @@ TEST(ScheduleMemory, ModelsNameTheirKeys) {
   const MemoryEstimate text = schedule_file_estimate(ScheduleCommand::Check, nullptr, 0, 1000000);
   EXPECT_EQ(text.sizes, "1000000 bytes of JSON");
   EXPECT_EQ(text.dominant().key, "steps");
-  const TopologySpec cube{TopologyKind::Hypercube, {16}};
+  const TopologySpec cube{"hypercube", {16}};
   const MemoryEstimate g = generator_estimate(cube, 65536LL * 65535, GeneratorOutput::ScheduleText);
   EXPECT_EQ(g.command, "schedule generate");
   EXPECT_EQ(g.dominant().key, "--algorithm");
@@ -120,9 +120,9 @@ TEST(ScheduleMemory, ModelsNameTheirKeys) {
 
 TEST(TopologySize, LinksAndFootprintWithoutBuilding) {
   for (const TopologySpec& spec :
-       {TopologySpec{TopologyKind::Mesh, {5, 3}}, TopologySpec{TopologyKind::Torus, {2, 3, 1}},
-        TopologySpec{TopologyKind::Torus, {7}}, TopologySpec{TopologyKind::Hypercube, {5}},
-        TopologySpec{TopologyKind::Mesh, {1, 4, 2}}}) {
+       {TopologySpec{"mesh", {5, 3}}, TopologySpec{"torus", {2, 3, 1}},
+        TopologySpec{"torus", {7}}, TopologySpec{"hypercube", {5}},
+        TopologySpec{"mesh", {1, 4, 2}}}) {
     const Topology t(spec);
     EXPECT_EQ(Topology::links_of(spec), t.num_links()) << spec.describe();
     EXPECT_GT(Topology::footprint_bytes(spec), 0.0);

@@ -9,7 +9,7 @@
 using namespace wormsim;
 
 namespace {
-Topology make(TopologyKind k, std::vector<int> dims) { return Topology(TopologySpec{k, std::move(dims)}); }
+Topology make(const std::string& k, std::vector<int> dims) { return Topology(TopologySpec{k, std::move(dims)}); }
 
 // Hop distances from `src` by breadth-first search on the Boost graph.
 std::vector<int> bfs_distances(const Topology& t, int src) {
@@ -22,7 +22,7 @@ std::vector<int> bfs_distances(const Topology& t, int src) {
 }  // namespace
 
 TEST(Topology, MeshCountsAndNeighbours) {
-  Topology t = make(TopologyKind::Mesh, {4, 3});
+  Topology t = make("mesh", {4, 3});
   EXPECT_EQ(t.num_nodes(), 12);
   EXPECT_EQ(t.num_ports(), 4);
   // 2-D mesh a x b has 2[(a-1)b + a(b-1)] directed links.
@@ -36,7 +36,7 @@ TEST(Topology, MeshCountsAndNeighbours) {
 }
 
 TEST(Topology, TorusWrapLinksAndDistances) {
-  Topology t = make(TopologyKind::Torus, {5, 4});
+  Topology t = make("torus", {5, 4});
   EXPECT_EQ(t.num_links(), 20 * 4);
   EXPECT_EQ(t.neighbor(t.node_at({4, 0}), 0), t.node_at({0, 0}));
   EXPECT_TRUE(t.link_is_wrap(t.link_id(t.node_at({4, 0}), 0)));
@@ -45,7 +45,7 @@ TEST(Topology, TorusWrapLinksAndDistances) {
 }
 
 TEST(Topology, HypercubeLabelsAndLinks) {
-  Topology t = make(TopologyKind::Hypercube, {4});
+  Topology t = make("hypercube", {4});
   EXPECT_EQ(t.num_nodes(), 16);
   EXPECT_EQ(t.num_links(), 16 * 4);
   EXPECT_EQ(t.neighbor(5, 1), 7);
@@ -54,9 +54,9 @@ TEST(Topology, HypercubeLabelsAndLinks) {
 }
 
 TEST(Topology, ClosedFormDistanceMatchesBfsOnEveryKind) {
-  for (const auto& t : {make(TopologyKind::Mesh, {4, 3, 2}), make(TopologyKind::Torus, {5, 4, 3}),
-                        make(TopologyKind::Torus, {2, 6}), make(TopologyKind::Hypercube, {5}),
-                        make(TopologyKind::Torus, {7}), make(TopologyKind::Mesh, {9})}) {
+  for (const auto& t : {make("mesh", {4, 3, 2}), make("torus", {5, 4, 3}),
+                        make("torus", {2, 6}), make("hypercube", {5}),
+                        make("torus", {7}), make("mesh", {9})}) {
     for (int s = 0; s < t.num_nodes(); ++s) {
       auto dist = bfs_distances(t, s);
       for (int d = 0; d < t.num_nodes(); ++d) ASSERT_EQ(t.distance(s, d), dist[d]) << t.spec().describe();
@@ -65,16 +65,16 @@ TEST(Topology, ClosedFormDistanceMatchesBfsOnEveryKind) {
 }
 
 TEST(Topology, RejectsBadSpecs) {
-  EXPECT_THROW(make(TopologyKind::Mesh, {}), std::invalid_argument);
-  EXPECT_THROW(make(TopologyKind::Mesh, {4, 0}), std::invalid_argument);
-  EXPECT_THROW(make(TopologyKind::Hypercube, {17}), std::invalid_argument);
-  EXPECT_THROW(make(TopologyKind::Hypercube, {2, 2}), std::invalid_argument);
-  EXPECT_THROW(make(TopologyKind::Mesh, {100000, 100000}), std::invalid_argument);
+  EXPECT_THROW(make("mesh", {}), std::invalid_argument);
+  EXPECT_THROW(make("mesh", {4, 0}), std::invalid_argument);
+  EXPECT_THROW(make("hypercube", {17}), std::invalid_argument);
+  EXPECT_THROW(make("hypercube", {2, 2}), std::invalid_argument);
+  EXPECT_THROW(make("mesh", {100000, 100000}), std::invalid_argument);
 }
 
 TEST(Routing, DimensionOrderIsMinimalAndOrdered) {
-  for (const auto& t : {make(TopologyKind::Mesh, {5, 4}), make(TopologyKind::Torus, {5, 4}),
-                        make(TopologyKind::Hypercube, {4}), make(TopologyKind::Torus, {4, 4, 2})}) {
+  for (const auto& t : {make("mesh", {5, 4}), make("torus", {5, 4}),
+                        make("hypercube", {4}), make("torus", {4, 4, 2})}) {
     for (int s = 0; s < t.num_nodes(); ++s)
       for (int d = 0; d < t.num_nodes(); ++d) {
         if (s == d) continue;
@@ -92,14 +92,14 @@ TEST(Routing, DimensionOrderIsMinimalAndOrdered) {
 }
 
 TEST(Routing, TorusTiesGoPlusAndDatelineClasses) {
-  Topology t = make(TopologyKind::Torus, {4});
+  Topology t = make("torus", {4});
   Route r = dimension_order_route(t, 1, 3);  // distance 2 both ways: "+"
   ASSERT_EQ(r.hops(), 2);
   EXPECT_EQ(t.port_dir(t.link_port(r.links[0])), 1);
   Route w = dimension_order_route(t, 3, 1);  // 3 -> 0 (wrap) -> 1
   ASSERT_EQ(w.hops(), 2);
   EXPECT_EQ(w.vc_class, (std::vector<uint8_t>{0, 1}));
-  Topology t2 = make(TopologyKind::Torus, {4, 4});
+  Topology t2 = make("torus", {4, 4});
   Route x = dimension_order_route(t2, t2.node_at({3, 3}), t2.node_at({0, 0}));  // wrap in x then y
   EXPECT_EQ(x.vc_class, (std::vector<uint8_t>{0, 0}));
   Route y = dimension_order_route(t2, t2.node_at({3, 2}), t2.node_at({1, 3}));
@@ -108,7 +108,7 @@ TEST(Routing, TorusTiesGoPlusAndDatelineClasses) {
 }
 
 TEST(Routing, ExplicitRoutesMustFollowLinks) {
-  Topology t = make(TopologyKind::Mesh, {4, 4});
+  Topology t = make("mesh", {4, 4});
   Route r;
   std::string why;
   EXPECT_TRUE(route_from_nodes(t, {0, 4, 5, 6}, r, &why));
@@ -118,7 +118,7 @@ TEST(Routing, ExplicitRoutesMustFollowLinks) {
 }
 
 TEST(NodeId, ParsesAndResolvesBothForms) {
-  Topology t = make(TopologyKind::Mesh, {4, 4});
+  Topology t = make("mesh", {4, 4});
   NodeRef ref;
   std::string why;
   ASSERT_TRUE(parse_node_text("(1,2)", ref));

@@ -180,20 +180,20 @@ TEST(Validator, OtherPacketsDoNotCountForBroadcastCoverage) {
 }
 
 TEST(Validator, TopologyMismatchStopsTheOtherChecks) {
-  const TopologySpec network{TopologyKind::Mesh, {8, 8}};
+  const TopologySpec network{"mesh", {8, 8}};
   // src = dst would be an error too, but only the mismatch is reported.
   const Checked c = check(on(kMesh44, R"([[{"src": 3, "dst": 3}]])"), "one-port", &network);
   expect_only_error(c, "field \"topology\"", "schedule is for mesh 4x4 but the network is mesh 8x8");
 }
 
 TEST(Validator, TopologyKindMismatch) {
-  const TopologySpec network{TopologyKind::Mesh, {4}};
+  const TopologySpec network{"mesh", {4}};
   const Checked c = check(on(R"({"kind": "ring", "dims": [4]})", "[]"), "one-port", &network);
   expect_only_error(c, "field \"topology\"", "schedule is for torus 4 but the network is mesh 4");
 }
 
 TEST(Validator, AliasesMatchTheirCanonicalKind) {
-  const TopologySpec network{TopologyKind::Mesh, {4}};
+  const TopologySpec network{"mesh", {4}};
   const Checked c = check(on(kLine4, R"([[{"src": 0, "dst": 3}]])"), "one-port", &network);
   EXPECT_TRUE(c.diag.items().empty()) << c.text;
 }
