@@ -140,7 +140,7 @@ void ExpressWorms::step_routers(uint64_t now) {
       const Stage& s = stages_[k];
       FlitQueue& q = *s.q;
       if (q.front_ready() > now || !s.down->has_credit(now)) continue;
-      const Flit f = move.across_link(move.take(q));
+      const Flit f = move.body_across_link(move.take(q));
       ++link_busy[s.link];
       if (k + 1 < w.end) s.down->push(f);
       else s.next->accept(s.next_port, *s.down, f);  // the header's router: it must see the flit

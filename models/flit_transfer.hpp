@@ -30,6 +30,11 @@ class FlitTransfer {
     f.hop = static_cast<uint16_t>(f.hop + f.head);
     return f;
   }
+  // The same for a body flit or tail, which has no hop to move on (the express loop's flits).
+  Flit body_across_link(Flit f) const {
+    f.ready = arrives_;
+    return f;
+  }
   // A flit of message `msg` as its interface puts it into the injection buffer.
   Flit injected(uint32_t msg, bool head, bool tail) const {
     Flit f;

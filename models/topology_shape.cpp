@@ -98,15 +98,22 @@ std::string TopologyShape::describe(const TopologySpec& spec) const {
 }
 
 std::string TopologyShape::router_name(const Topology& topo, int router) const {
+  // Appended in place: links.csv and messages.csv name every link's and message's ends.
   std::string s = "(";
-  for (int d = 0; d < topo.num_dims(); ++d) s += (d ? "," : "") + std::to_string(topo.coord(router, d));
-  return s + ")";
+  for (int d = 0; d < topo.num_dims(); ++d) {
+    if (d) s += ',';
+    s += std::to_string(topo.coord(router, d));
+  }
+  s += ')';
+  return s;
 }
 
 std::string TopologyShape::endpoint_name(const Topology& topo, int endpoint) const {
-  const std::string router = topo.router_name(topo.endpoint_router(endpoint));
-  if (topo.max_endpoints_per_router() == 1) return router;
-  return router + "." + std::to_string(topo.endpoint_index(endpoint));
+  std::string name = topo.router_name(topo.endpoint_router(endpoint));
+  if (topo.max_endpoints_per_router() == 1) return name;
+  name += '.';
+  name += std::to_string(topo.endpoint_index(endpoint));
+  return name;
 }
 
 std::string TopologyShape::transpose_refusal(const Topology& topo) const {

@@ -24,14 +24,15 @@ long long GridShape::links(const TopologySpec& spec) const {
 }
 
 int GridShape::neighbor(const Topology& topo, int router, int port, bool* wrap) const {
-  const int dim = port_dim(port);
+  // The topology's port tables, not this class's virtual layout: called for every port of every router.
+  const int dim = topo.port_dim(port);
   const int k = topo.radix(dim);
   if (k == 1) return -1;
   const int c = topo.coord(router, dim);
-  int nc = c + port_dir(port);
+  int nc = c + topo.port_dir(port);
   *wrap = false;
   if (nc < 0 || nc >= k) {
-    if (!wrap_around()) return -1;
+    if (!topo.wraps(dim)) return -1;
     nc = (nc + k) % k;
     *wrap = true;
   }
