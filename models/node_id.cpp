@@ -1,22 +1,20 @@
 #include "models/node_id.hpp"
 
 #include <cctype>
+#include <stdexcept>
 
 namespace wormsim {
 
 namespace {
 
-// Router coordinates in range -> the router; else -1 and why.
-int router_from_coords(const Topology& topo, const std::vector<long long>& coords, std::string* error) {
+// Router coordinates in range -> the router; else throws why.
+int router_from_coords(const Topology& topo, const std::vector<long long>& coords) {
   std::vector<int> c;
   for (size_t d = 0; d < coords.size(); ++d) {
     const long long v = coords[d];
-    if (v < 0 || v >= topo.radix(static_cast<int>(d))) {
-      if (error)
-        *error = "coordinate " + std::to_string(d) + " = " + std::to_string(v) + " is out of range 0.." +
-                 std::to_string(topo.radix(static_cast<int>(d)) - 1);
-      return -1;
-    }
+    if (v < 0 || v >= topo.radix(static_cast<int>(d)))
+      throw std::invalid_argument("coordinate " + std::to_string(d) + " = " + std::to_string(v) +
+                                  " is out of range 0.." + std::to_string(topo.radix(static_cast<int>(d)) - 1));
     c.push_back(static_cast<int>(v));
   }
   return topo.node_at(c);
@@ -25,12 +23,10 @@ int router_from_coords(const Topology& topo, const std::vector<long long>& coord
 // "node" wherever routers and endpoints are one and the same.
 std::string router_word(const Topology& topo) { return topo.one_endpoint_per_router() ? "node" : "router"; }
 
-int id_in_range(const NodeRef& ref, int count, const std::string& what, const Topology& topo, std::string* error) {
+int id_in_range(const NodeRef& ref, int count, const std::string& what, const Topology& topo) {
   if (ref.id >= 0 && ref.id < count) return static_cast<int>(ref.id);
-  if (error)
-    *error = what + " id " + std::to_string(ref.id) + " is out of range 0.." + std::to_string(count - 1) + " for " +
-             topo.spec().describe();
-  return -1;
+  throw std::invalid_argument(what + " id " + std::to_string(ref.id) + " is out of range 0.." +
+                              std::to_string(count - 1) + " for " + topo.spec().describe());
 }
 
 std::string coordinate_count_error(const NodeRef& ref, const Topology& topo, const std::string& what) {
@@ -40,36 +36,29 @@ std::string coordinate_count_error(const NodeRef& ref, const Topology& topo, con
 
 }  // namespace
 
-int resolve_node(const Topology& topo, const NodeRef& ref, std::string* error) {
-  if (!ref.is_coords) return id_in_range(ref, topo.num_endpoints(), "node", topo, error);
+int resolve_node(const Topology& topo, const NodeRef& ref) {
+  if (!ref.is_coords) return id_in_range(ref, topo.num_endpoints(), "node", topo);
   const bool local = topo.max_endpoints_per_router() > 1;
-  if (static_cast<int>(ref.coords.size()) != topo.num_dims() + (local ? 1 : 0)) {
-    if (error)
-      *error = coordinate_count_error(ref, topo, "node") +
-               (local ? ", and an endpoint is named by its router's coordinates followed by its index at the router"
-                      : "");
-    return -1;
-  }
+  if (static_cast<int>(ref.coords.size()) != topo.num_dims() + (local ? 1 : 0))
+    throw std::invalid_argument(
+        coordinate_count_error(ref, topo, "node") +
+        (local ? ", and an endpoint is named by its router's coordinates followed by its index at the router" : ""));
   const std::vector<long long> router_coords(ref.coords.begin(), ref.coords.begin() + topo.num_dims());
-  const int router = router_from_coords(topo, router_coords, error);
-  if (router < 0 || !local) return router;
+  const int router = router_from_coords(topo, router_coords);
+  if (!local) return router;
   const long long k = ref.coords.back();
-  if (k < 0 || k >= topo.endpoints_at(router)) {
-    if (error)
-      *error = "endpoint index " + std::to_string(k) + " is out of range 0.." +
-               std::to_string(topo.endpoints_at(router) - 1) + " at router " + topo.router_name(router);
-    return -1;
-  }
+  if (k < 0 || k >= topo.endpoints_at(router))
+    throw std::invalid_argument("endpoint index " + std::to_string(k) + " is out of range 0.." +
+                                std::to_string(topo.endpoints_at(router) - 1) + " at router " +
+                                topo.router_name(router));
   return topo.endpoint_at(router, static_cast<int>(k));
 }
 
-int resolve_router(const Topology& topo, const NodeRef& ref, std::string* error) {
-  if (!ref.is_coords) return id_in_range(ref, topo.num_nodes(), router_word(topo), topo, error);
-  if (static_cast<int>(ref.coords.size()) != topo.num_dims()) {
-    if (error) *error = coordinate_count_error(ref, topo, router_word(topo));
-    return -1;
-  }
-  return router_from_coords(topo, ref.coords, error);
+int resolve_router(const Topology& topo, const NodeRef& ref) {
+  if (!ref.is_coords) return id_in_range(ref, topo.num_nodes(), router_word(topo), topo);
+  if (static_cast<int>(ref.coords.size()) != topo.num_dims())
+    throw std::invalid_argument(coordinate_count_error(ref, topo, router_word(topo)));
+  return router_from_coords(topo, ref.coords);
 }
 
 std::vector<int> endpoint_coords(const Topology& topo, int endpoint) {

@@ -20,10 +20,11 @@ struct NodeRef {
   std::vector<long long> coords;
 };
 
-// Resolves an endpoint reference; on failure returns -1 and says why in *error.
-int resolve_node(const Topology& topo, const NodeRef& ref, std::string* error);
+// Resolves an endpoint reference to its id; throws std::invalid_argument saying
+// why when it names no endpoint of `topo`.
+int resolve_node(const Topology& topo, const NodeRef& ref);
 // Resolves a router reference (its id or coordinates), likewise.
-int resolve_router(const Topology& topo, const NodeRef& ref, std::string* error);
+int resolve_router(const Topology& topo, const NodeRef& ref);
 // The coordinates that name an endpoint (resolve_node's inverse).
 std::vector<int> endpoint_coords(const Topology& topo, int endpoint);
 

@@ -1,5 +1,7 @@
 #include "models/routing.hpp"
 
+#include <stdexcept>
+
 namespace wormsim {
 
 namespace {
@@ -53,21 +55,18 @@ Route dimension_order_route(const Topology& topo, int src, int dst, const std::v
   return r;
 }
 
-bool route_from_nodes(const Topology& topo, const std::vector<int>& nodes, Route& out,
-                      std::string* error) {
-  out = Route{};
+Route route_from_nodes(const Topology& topo, const std::vector<int>& nodes) {
+  Route out;
   for (size_t i = 0; i + 1 < nodes.size(); ++i) {
     const int link = topo.link_between(nodes[i], nodes[i + 1]);
-    if (link < 0) {
-      if (error)
-        *error = "entry " + std::to_string(i + 2) + " = " + topo.node_name(nodes[i + 1]) + " is not a neighbour of entry " +
-                 std::to_string(i + 1) + " = " + topo.node_name(nodes[i]);
-      return false;
-    }
+    if (link < 0)
+      throw std::invalid_argument("entry " + std::to_string(i + 2) + " = " + topo.node_name(nodes[i + 1]) +
+                                  " is not a neighbour of entry " + std::to_string(i + 1) + " = " +
+                                  topo.node_name(nodes[i]));
     out.links.push_back(link);
   }
   assign_vc_classes(topo, out);
-  return true;
+  return out;
 }
 
 std::vector<int> route_nodes(const Topology& topo, int src, const Route& route) {

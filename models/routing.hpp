@@ -33,10 +33,10 @@ struct Route {
 // dimensions in `order` (every dimension once; empty: 0, 1, ...).
 Route dimension_order_route(const Topology& topo, int src, int dst, const std::vector<int>& order = {});
 
-// The route along an explicit list of routers (src first, dst last). Returns false
-// and explains in *error when two consecutive nodes are not neighbours.
-bool route_from_nodes(const Topology& topo, const std::vector<int>& nodes, Route& out,
-                      std::string* error);
+// The route along an explicit list of routers (src first, dst last). Throws
+// std::invalid_argument saying which entries when two consecutive nodes are not
+// neighbours.
+Route route_from_nodes(const Topology& topo, const std::vector<int>& nodes);
 
 // Routers visited by a route, source first.
 std::vector<int> route_nodes(const Topology& topo, int src, const Route& route);

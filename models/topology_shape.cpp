@@ -116,11 +116,10 @@ std::string TopologyShape::endpoint_name(const Topology& topo, int endpoint) con
   return name;
 }
 
-std::string TopologyShape::transpose_refusal(const Topology& topo) const {
+void TopologyShape::check_transpose(const Topology& topo) const {
   for (int d = 1; d < topo.num_dims(); ++d)
-    if (topo.radix(d) != topo.radix(0)) return "transpose needs the same radix in every dimension";
-  if (topo.num_dims() < 2) return "transpose needs at least two dimensions";
-  return {};
+    if (topo.radix(d) != topo.radix(0)) throw std::invalid_argument("transpose needs the same radix in every dimension");
+  if (topo.num_dims() < 2) throw std::invalid_argument("transpose needs at least two dimensions");
 }
 
 int TopologyShape::transpose(const Topology& topo, int router) const {

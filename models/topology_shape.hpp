@@ -32,7 +32,6 @@ struct TopologyOption {
 enum class DrawingStyle {
   Grid,  // 1-D line or ring, 2-D grid, 3-D row of slices; wrap links drawn as jumps
   Cube,  // hypercube: nodes on a circle by label, one colour per dimension
-  None,  // not drawable (drawing_refusal() says why)
 };
 
 class TopologyShape {
@@ -74,8 +73,9 @@ class TopologyShape {
   // Minimum hops between two routers.
   virtual int distance(const Topology& topo, int a, int b) const = 0;
 
-  // The "transpose" traffic pattern's partner of a router, or why there is none.
-  virtual std::string transpose_refusal(const Topology& topo) const;
+  // The "transpose" traffic pattern's partner of a router. check_transpose
+  // throws std::invalid_argument saying why when the network has none.
+  virtual void check_transpose(const Topology& topo) const;
   virtual int transpose(const Topology& topo, int router) const;  // default: coordinates reversed
 
   // Worms take dateline VC classes (models/routing.hpp), and the fewest VCs for that.
@@ -94,7 +94,8 @@ class TopologyShape {
   virtual bool writes_endpoint_ids() const { return false; }
 
   virtual DrawingStyle drawing() const { return DrawingStyle::Grid; }
-  virtual std::string drawing_refusal(const TopologySpec&) const { return {}; }
+  // Throws std::invalid_argument saying why when `schedule draw` cannot picture it.
+  virtual void check_drawable(const TopologySpec&) const {}
 
  private:
   friend struct TopologyRegistrar;

@@ -8,16 +8,12 @@ namespace wormsim {
 
 Route message_route(const Topology& topo, const RoutingFunction& routing, const ScheduledMessage& m) {
   if (m.route.empty()) return routing.route(topo.endpoint_router(m.src), topo.endpoint_router(m.dst));
-  Route r;
-  route_from_nodes(topo, m.route, r, nullptr);
-  return r;
+  return route_from_nodes(topo, m.route);
 }
 
 Route message_route(const Topology& topo, const ScheduledMessage& m) {
   if (m.route.empty()) return dimension_order_route(topo, topo.endpoint_router(m.src), topo.endpoint_router(m.dst));
-  Route r;
-  route_from_nodes(topo, m.route, r, nullptr);
-  return r;
+  return route_from_nodes(topo, m.route);
 }
 
 namespace {

@@ -218,10 +218,13 @@ std::vector<DrawnMessage> collect_messages(const Schedule& s, const Topology& to
       if (m.route.empty()) {
         d.route = dimension_order_route(topo, topo.endpoint_router(m.src), topo.endpoint_router(m.dst));
       } else {
-        std::string err;
         if (m.route.front() != topo.endpoint_router(m.src) || m.route.back() != topo.endpoint_router(m.dst))
           throw std::invalid_argument(where + ": route must start at src and end at dst");
-        if (!route_from_nodes(topo, m.route, d.route, &err)) throw std::invalid_argument(where + ": " + err);
+        try {
+          d.route = route_from_nodes(topo, m.route);
+        } catch (const std::invalid_argument& e) {
+          throw std::invalid_argument(where + ": " + e.what());
+        }
       }
       out.push_back(std::move(d));
     }
@@ -943,7 +946,11 @@ std::string svg_open(double width, double height, const Header& head) {
 void check_drawable_topology(const TopologySpec& spec, const SvgOptions& opt) {
   const std::string what = spec.describe();
   const TopologyShape& shape = topology_shape(spec);
-  if (shape.drawing() == DrawingStyle::None) throw std::invalid_argument("cannot draw " + what + ": " + shape.drawing_refusal(spec));
+  try {
+    shape.check_drawable(spec);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument("cannot draw " + what + ": " + e.what());
+  }
   const bool cube = shape.drawing() == DrawingStyle::Cube;
   const int dims = static_cast<int>(shape.router_radices(spec).size());
   if (cube && dims > kSvgMaxHypercubeDim)

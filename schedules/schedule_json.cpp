@@ -8,6 +8,7 @@
 #include <iterator>
 #include <memory>
 #include <set>
+#include <stdexcept>
 #include <sstream>
 #include <unordered_map>
 
@@ -28,38 +29,27 @@ constexpr int kFormatVersion = 1;
 
 std::string type_name(const json& j) { return j.type_name(); }
 
-// Reads a node reference (integer or list of integers) into a NodeRef.
-bool node_ref_from_json(const json& j, NodeRef& ref, std::string& why) {
-  ref = NodeRef{};
+// Reads a node reference (integer or list of integers); throws
+// std::invalid_argument saying why when `j` is neither.
+NodeRef node_ref_from_json(const json& j) {
+  NodeRef ref;
   // Integers past the signed 64-bit range would wrap; they are out of any network's range anyway.
   auto too_big = [](const json& v) {
     return v.is_number_unsigned() && v.get<unsigned long long>() > static_cast<unsigned long long>(LLONG_MAX);
   };
   if (j.is_number_integer()) {
-    if (too_big(j)) {
-      why = "node id " + j.dump() + " is out of range";
-      return false;
-    }
+    if (too_big(j)) throw std::invalid_argument("node id " + j.dump() + " is out of range");
     ref.id = j.get<long long>();
-    return true;
+    return ref;
   }
-  if (j.is_array()) {
-    ref.is_coords = true;
-    for (const auto& c : j) {
-      if (!c.is_number_integer()) {
-        why = "coordinates must be integers, got " + type_name(c);
-        return false;
-      }
-      if (too_big(c)) {
-        why = "coordinate " + c.dump() + " is out of range";
-        return false;
-      }
-      ref.coords.push_back(c.get<long long>());
-    }
-    return true;
+  if (!j.is_array()) throw std::invalid_argument("expected a node id (integer) or a coordinate list, got " + type_name(j));
+  ref.is_coords = true;
+  for (const auto& c : j) {
+    if (!c.is_number_integer()) throw std::invalid_argument("coordinates must be integers, got " + type_name(c));
+    if (too_big(c)) throw std::invalid_argument("coordinate " + c.dump() + " is out of range");
+    ref.coords.push_back(c.get<long long>());
   }
-  why = "expected a node id (integer) or a coordinate list, got " + type_name(j);
-  return false;
+  return ref;
 }
 
 // Messages the document lists (before any is read), for the memory check.
@@ -86,21 +76,19 @@ struct Parser {
 
   // An endpoint (src, dst, origins, the source), or a router (route entries).
   int node(const json& j, const std::string& where, bool router = false) {
-    NodeRef ref;
-    std::string why;
     if (j.is_number_unsigned() && j.get<unsigned long long>() > static_cast<unsigned long long>(LLONG_MAX)) {
       const int count = router ? net().num_nodes() : net().num_endpoints();
       diag.error(where, "node id " + j.dump() + " is out of range 0.." + std::to_string(count - 1) + " for " +
                             s.topology.describe());
       return -1;
     }
-    if (!node_ref_from_json(j, ref, why)) {
-      diag.error(where, why);
+    try {
+      const NodeRef ref = node_ref_from_json(j);
+      return router ? resolve_router(net(), ref) : resolve_node(net(), ref);
+    } catch (const std::invalid_argument& e) {  // one finding among the file's many
+      diag.error(where, e.what());
       return -1;
     }
-    int n = router ? resolve_router(net(), ref, &why) : resolve_node(net(), ref, &why);
-    if (n < 0) diag.error(where, why);
-    return n;
   }
 
   bool topology(const json& root) {
@@ -245,9 +233,11 @@ struct Parser {
       diag.error(where, "must end at " + router_of("dst", msg.dst) + ", ends at " + t.router_name(msg.route.back()));
       return;
     }
-    Route r;
-    std::string why;
-    if (!route_from_nodes(net(), msg.route, r, &why)) diag.error(where, why);
+    try {
+      route_from_nodes(net(), msg.route);
+    } catch (const std::invalid_argument& e) {
+      diag.error(where, e.what());
+    }
   }
 
   void parse(const json& root) {

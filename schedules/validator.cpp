@@ -1,5 +1,6 @@
 #include "schedules/validator.hpp"
 
+#include <stdexcept>
 #include <unordered_map>
 
 #include "schedules/analysis.hpp"
@@ -7,6 +8,16 @@
 namespace wormsim {
 
 namespace {
+
+// Whether `routing` may run on `topo` (why not is the config's or the command's to report).
+bool routing_allowed(const std::string& routing, const Topology& topo, int vcs) {
+  try {
+    require_deadlock_free(routing, topo.spec(), vcs);
+    return true;
+  } catch (const std::invalid_argument&) {
+    return false;
+  }
+}
 
 // Step in which each (packet, node) pair is first held: -1 for origins.
 class Holdings {
@@ -83,8 +94,7 @@ void check_ports(const Schedule& s, const Topology& topo, const PortModel& ports
                  Diagnostics& diag) {
   // A routing function refused on this network is reported elsewhere; dimension order stands in for it here.
   constexpr int kAnyVcs = 16;
-  const auto route_fn =
-      make_routing(check_routing(routing, topo.spec(), kAnyVcs).empty() ? routing : "dimension-order", topo, kAnyVcs);
+  const auto route_fn = make_routing(routing_allowed(routing, topo, kAnyVcs) ? routing : "dimension-order", topo, kAnyVcs);
   for (size_t st = 0; st < s.steps.size(); ++st) {
     std::unordered_map<int, int> sends;
     std::unordered_map<int64_t, int> first_links;  // all-port: a node's channel is tied to its first link (by port)

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 #include "models/network.hpp"
 #include "models/routing.hpp"
@@ -28,18 +29,14 @@ std::string to_string(TrafficPattern p) {
   return "?";
 }
 
-std::string check_background(const BackgroundSpec& s, const Topology& topo) {
-  if (!(s.rate > 0.0 && s.rate <= 1.0)) return "rate must be in (0, 1] packets per node per cycle";
-  if (s.lengths.empty()) return "at least one packet length is needed";
-  if (topo.num_endpoints() < 2) return "background traffic needs at least two nodes";
-  if (s.pattern == TrafficPattern::Transpose) {
-    const std::string why = topo.shape().transpose_refusal(topo);
-    if (!why.empty()) return why;
-  }
-  if (s.pattern == TrafficPattern::Hotspot && s.hotspots.empty()) return "hotspot traffic needs hotspot nodes";
+void check_background(const BackgroundSpec& s, const Topology& topo) {
+  if (!(s.rate > 0.0 && s.rate <= 1.0)) throw std::invalid_argument("rate must be in (0, 1] packets per node per cycle");
+  if (s.lengths.empty()) throw std::invalid_argument("at least one packet length is needed");
+  if (topo.num_endpoints() < 2) throw std::invalid_argument("background traffic needs at least two nodes");
+  if (s.pattern == TrafficPattern::Transpose) topo.shape().check_transpose(topo);
+  if (s.pattern == TrafficPattern::Hotspot && s.hotspots.empty()) throw std::invalid_argument("hotspot traffic needs hotspot nodes");
   if (s.pattern == TrafficPattern::Hotspot && !(s.hotspot_fraction >= 0.0 && s.hotspot_fraction <= 1.0))
-    return "hotspot fraction must be in [0, 1]";
-  return {};
+    throw std::invalid_argument("hotspot fraction must be in [0, 1]");
 }
 
 BackgroundTraffic::BackgroundTraffic(const BackgroundSpec& spec, const Topology& topo)

@@ -38,8 +38,8 @@ struct BackgroundSpec {
   uint64_t seed = 1;
 };
 
-// Checks a spec against a topology; returns an empty string or the reason it cannot run.
-std::string check_background(const BackgroundSpec& spec, const Topology& topo);
+// Checks a spec against a topology; throws std::invalid_argument saying why it cannot run.
+void check_background(const BackgroundSpec& spec, const Topology& topo);
 
 class BackgroundTraffic : public TrafficSource {
  public:

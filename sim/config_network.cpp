@@ -122,8 +122,11 @@ void read_port_model(ConfigSection& s, Config& c) {
 // Refused unless deadlock-free on this network with these VCs (models/routing/routing_function.hpp).
 void read_routing(ConfigSection& s, Config& c) {
   c.routing = s.string("routing");
-  const std::string why = check_routing(c.routing, c.topology, c.vcs);
-  if (!why.empty()) s.fail("routing", why, s.at("routing"));
+  try {
+    require_deadlock_free(c.routing, c.topology, c.vcs);
+  } catch (const std::invalid_argument& e) {
+    s.fail("routing", e.what(), s.at("routing"));
+  }
   if (find_routing(c.routing)->adaptive && c.ports.kind == PortKind::AllPort)
     s.fail("routing",
            c.routing + " chooses each hop in the router, but all-port injection ties a message to its first hop's "

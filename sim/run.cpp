@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
+#include <stdexcept>
 #include <tuple>
 #include <unistd.h>
 #include <memory>
@@ -52,10 +53,10 @@ bool generate_from_config(const Config& cfg, Schedule& out, Diagnostics& diag) {
   g.flits = src.flits ? src.flits : 16;
   try {
     const Topology topo(cfg.topology);
-    std::string why;
-    g.source = resolve_node(topo, src.source.is_coords || src.source.id >= 0 ? src.source : NodeRef{false, 0, {}}, &why);
-    if (g.source < 0) {
-      diag.error("schedule.source", why);
+    try {
+      g.source = resolve_node(topo, src.source.is_coords || src.source.id >= 0 ? src.source : NodeRef{false, 0, {}});
+    } catch (const std::invalid_argument& e) {  // the loader's finding, like the generator's below
+      diag.error("schedule.source", e.what());
       return false;
     }
     out = generate_schedule(src.algorithm, cfg.topology, g);
@@ -82,40 +83,32 @@ std::vector<std::string> setting_warnings(const Config& cfg) {
   return w;
 }
 
-// Refuses runs whose estimated memory (sim/run_memory.hpp) exceeds
-// kMemoryFraction of the machine. `messages` is a guess before the schedule
-// exists (one per node, as for a broadcast) and exact after.
-bool fits_in_memory(const Config& cfg, size_t messages, size_t hops) {
+// Throws MemoryRefused when a run's estimated memory (sim/run_memory.hpp)
+// exceeds kMemoryFraction of the machine. `messages` is a guess before the
+// schedule exists (one per node, as for a broadcast) and exact after.
+void require_run_memory(const Config& cfg, size_t messages, size_t hops) {
   const MemoryEstimate need = run_estimate(cfg, messages, hops);
   spdlog::info("estimated memory {:.1f} MiB", need.total() / (1 << 20));
-  try {
-    require_memory(need, cfg.path);
-  } catch (const MemoryRefused& e) {
-    std::cerr << "error: " << e.what() << "\n";
-    return false;
-  }
-  return true;
+  require_memory(need, cfg.path);
 }
 
-// Resolves hotspot nodes and checks the traffic spec against the topology.
-bool prepare_traffic(Config& cfg, const Topology& topo) {
+// Resolves hotspot nodes and checks the traffic spec against the topology;
+// throws ConfigError naming the file and key.
+void prepare_traffic(Config& cfg, const Topology& topo) {
   cfg.traffic.hotspots.clear();
   for (size_t i = 0; i < cfg.hotspot_refs.size(); ++i) {
-    std::string why;
-    const int node = resolve_node(topo, cfg.hotspot_refs[i], &why);
-    if (node < 0) {
-      std::cerr << "error: " << cfg.path << ": traffic.hotspot.nodes[" << i << "]: " << why << "\n";
-      return false;
+    try {
+      cfg.traffic.hotspots.push_back(resolve_node(topo, cfg.hotspot_refs[i]));
+    } catch (const std::invalid_argument& e) {
+      throw ConfigError(cfg.path + ": traffic.hotspot.nodes[" + std::to_string(i) + "]: " + e.what());
     }
-    cfg.traffic.hotspots.push_back(node);
   }
   record_hotspot_nodes(cfg);
-  const std::string why = check_background(cfg.traffic, topo);
-  if (!why.empty()) {
-    std::cerr << "error: " << cfg.path << ": traffic: " << why << "\n";
-    return false;
+  try {
+    check_background(cfg.traffic, topo);
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(cfg.path + ": traffic: " + e.what());
   }
-  return true;
 }
 
 // Closes the VCD and moves it into the set. SystemC writes nothing for a run
@@ -190,32 +183,35 @@ int load_run_inputs(const RunOptions& opts, RunInputs& in) {
   Config& cfg = in.cfg;
   try {
     cfg = load_config(opts.config_path, opts.overrides);
+    if (!opts.out_dir.empty()) cfg.out_dir = opts.out_dir;
+    if (!opts.trace.empty()) cfg.trace = opts.trace;
+    cfg.strict = cfg.strict || opts.strict;
+
+    require_run_memory(cfg, static_cast<size_t>(Topology::validate(cfg.topology)), 0);
+    const Topology topo(cfg.topology);
+    if (cfg.has_traffic) prepare_traffic(cfg, topo);
+    Diagnostics diag(cfg.schedule.file.empty() ? opts.config_path : cfg.schedule.file);
+    const bool ok = prepare_schedule(cfg, in.schedule, diag);
+    if (!diag.items().empty()) std::cerr << diag.format();
+    if (!ok) return kExitInputError;
+
+    in.warnings = setting_warnings(cfg);
+    for (const auto& w : in.warnings) spdlog::warn("{}", w);
+    for (const auto& d : diag.items()) in.warnings.push_back(d.where + ": " + d.what);
+    if (diag.warnings_not_kept() > 0)
+      in.warnings.push_back("... and " + std::to_string(diag.warnings_not_kept()) + " more warnings");
+    size_t hops = 0;
+    for (const auto& step : in.schedule.steps)
+      for (const auto& m : step)
+        hops += static_cast<size_t>(topo.distance(topo.endpoint_router(m.src), topo.endpoint_router(m.dst)));
+    require_run_memory(cfg, in.schedule.num_messages(), hops);
   } catch (const ConfigError& e) {
     std::cerr << "error: " << e.what() << "\n";
     return kExitInputError;
+  } catch (const MemoryRefused& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return kExitInputError;
   }
-  if (!opts.out_dir.empty()) cfg.out_dir = opts.out_dir;
-  if (!opts.trace.empty()) cfg.trace = opts.trace;
-  cfg.strict = cfg.strict || opts.strict;
-
-  if (!fits_in_memory(cfg, static_cast<size_t>(Topology::validate(cfg.topology)), 0)) return kExitInputError;
-  const Topology topo(cfg.topology);
-  if (cfg.has_traffic && !prepare_traffic(cfg, topo)) return kExitInputError;
-  Diagnostics diag(cfg.schedule.file.empty() ? opts.config_path : cfg.schedule.file);
-  const bool ok = prepare_schedule(cfg, in.schedule, diag);
-  if (!diag.items().empty()) std::cerr << diag.format();
-  if (!ok) return kExitInputError;
-
-  in.warnings = setting_warnings(cfg);
-  for (const auto& w : in.warnings) spdlog::warn("{}", w);
-  for (const auto& d : diag.items()) in.warnings.push_back(d.where + ": " + d.what);
-  if (diag.warnings_not_kept() > 0)
-    in.warnings.push_back("... and " + std::to_string(diag.warnings_not_kept()) + " more warnings");
-  size_t hops = 0;
-  for (const auto& step : in.schedule.steps)
-    for (const auto& m : step)
-      hops += static_cast<size_t>(topo.distance(topo.endpoint_router(m.src), topo.endpoint_router(m.dst)));
-  if (!fits_in_memory(cfg, in.schedule.num_messages(), hops)) return kExitInputError;
   return kExitOk;
 }
 

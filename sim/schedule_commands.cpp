@@ -2,6 +2,7 @@
 
 #include <iostream>
 #include <memory>
+#include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
@@ -47,25 +48,26 @@ int generator_inputs(const GenerateOptions& o, GeneratorOutput output, TopologyS
     return kExitInputError;
   }
   require_memory(generator_estimate(spec, generated_messages(o.algorithm, nodes), output), "");
+  std::unique_ptr<Topology> topo;
   try {
-    const Topology topo(spec);
-    if (o.source == "eye") {
-      g.source_eye = true;
-      return kExitOk;
-    }
-    NodeRef ref;
-    std::string why;
-    if (!parse_node_text(o.source, ref)) {
-      std::cerr << "error: --source: expected a node id, coordinates like 1,2, or eye; got \"" << o.source << "\"\n";
-      return kExitUsage;
-    }
-    g.source = resolve_node(topo, ref, &why);
-    if (g.source < 0) {
-      std::cerr << "error: --source: " << why << "\n";
-      return kExitInputError;
-    }
+    topo = std::make_unique<Topology>(spec);
   } catch (const std::exception& e) {
     std::cerr << "error: --dims: " << e.what() << "\n";
+    return kExitInputError;
+  }
+  if (o.source == "eye") {
+    g.source_eye = true;
+    return kExitOk;
+  }
+  NodeRef ref;
+  if (!parse_node_text(o.source, ref)) {
+    std::cerr << "error: --source: expected a node id, coordinates like 1,2, or eye; got \"" << o.source << "\"\n";
+    return kExitUsage;
+  }
+  try {
+    g.source = resolve_node(*topo, ref);
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "error: --source: " << e.what() << "\n";
     return kExitInputError;
   }
   return kExitOk;
@@ -87,7 +89,11 @@ int schedule_check(const CheckOptions& o) {
     return kExitUsage;
   }
   if (!find_routing(o.routing)) {
-    std::cerr << "error: --routing: " << check_routing(o.routing, TopologySpec{}, 1) << "\n";
+    try {
+      require_deadlock_free(o.routing, TopologySpec{}, 1);
+    } catch (const std::invalid_argument& e) {  // names the known functions
+      std::cerr << "error: --routing: " << e.what() << "\n";
+    }
     return kExitUsage;
   }
   std::unique_ptr<Topology> net;
@@ -100,9 +106,10 @@ int schedule_check(const CheckOptions& o) {
   if (diag.has_errors()) return kExitInputError;
   const Topology& topo = *net;
   // VCs are a run's setting: here only the topology and option can be refused.
-  const std::string refused = check_routing(o.routing, topo.spec(), kMaxVcsForCheck);
-  if (!refused.empty()) {
-    std::cerr << "error: --routing: " << refused << "\n";
+  try {
+    require_deadlock_free(o.routing, topo.spec(), kMaxVcsForCheck);
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "error: --routing: " << e.what() << "\n";
     return kExitInputError;
   }
   const StaticAnalysis a = analyze_schedule(s, topo, *make_routing(o.routing, topo, kMaxVcsForCheck));
@@ -175,6 +182,22 @@ int schedule_generate(const GenerateOptions& o) {
 
 // --- schedule survey --------------------------------------------------------
 
+namespace {
+
+// The endpoint one --sources entry names; throws the whole message when it names none.
+int survey_source(const Topology& topo, const std::string& text) {
+  const std::string where = "--sources: \"" + text + "\": ";
+  NodeRef ref;
+  if (!parse_node_text(text, ref)) throw std::invalid_argument(where + "not a node");
+  try {
+    return resolve_node(topo, ref);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(where + e.what());
+  }
+}
+
+}  // namespace
+
 // Static figures of one algorithm from every source (or the sources listed), in one process.
 int schedule_survey(const GenerateOptions& o, const std::vector<std::string>& sources, bool json) {
   TopologySpec spec;
@@ -186,16 +209,7 @@ int schedule_survey(const GenerateOptions& o, const std::vector<std::string>& so
   try {
     const Topology topo(spec);
     std::vector<int> ids;
-    for (const auto& text : sources) {
-      NodeRef ref;
-      std::string why;
-      const int id = parse_node_text(text, ref) ? resolve_node(topo, ref, &why) : -1;
-      if (id < 0) {
-        std::cerr << "error: --sources: \"" << text << "\": " << (why.empty() ? "not a node" : why) << "\n";
-        return kExitInputError;
-      }
-      ids.push_back(id);
-    }
+    for (const auto& text : sources) ids.push_back(survey_source(topo, text));
     if (ids.empty())
       for (int n = 0; n < topo.num_endpoints(); ++n) ids.push_back(n);
     if (!json) std::cout << "source\tid\tsteps\tmessages\ttcd\tstep_contention_pairs\n";

@@ -45,11 +45,12 @@ class DimensionOrder final : public RoutingFunction {
 
   // Deadlock-free everywhere it runs; a torus with one VC has no dateline pair,
   // which the run warns about (it is how tests provoke a deadlock on purpose).
-  static std::string refuse(const RoutingSetting& s) {
+  static void check(const RoutingSetting& s) {
     std::vector<int> order;
-    if (s.option.empty() || parse_order(s.option, dims_of(s.topology), order)) return "";
-    return "dimension-order:ORDER must name each of the " + std::to_string(dims_of(s.topology)) +
-           " dimensions once, as letters (xy, yx, zyx, ...) or numbers (1,0,2), got \"" + s.option + "\"";
+    if (s.option.empty() || parse_order(s.option, dims_of(s.topology), order)) return;
+    throw std::invalid_argument("dimension-order:ORDER must name each of the " + std::to_string(dims_of(s.topology)) +
+                                " dimensions once, as letters (xy, yx, zyx, ...) or numbers (1,0,2), got \"" +
+                                s.option + "\"");
   }
 
   DimensionOrder(const Topology& topo, const RoutingSetting& s) : RoutingFunction(topo, s.vcs) {

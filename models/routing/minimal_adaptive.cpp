@@ -16,13 +16,14 @@ class MinimalAdaptive final : public RoutingFunction {
  public:
   static constexpr bool kAdaptive = true;
 
-  static std::string refuse(const RoutingSetting& s) {
+  static void check(const RoutingSetting& s) {
     const bool datelines = router_grid(s.topology).datelines;
     if (s.vcs < (datelines ? 3 : 2))
-      return "minimal-adaptive on a " + s.topology.kind +
-             (datelines ? " needs vcs >= 3: 2 dateline + 1 adaptive" : " needs vcs >= 2: 1 escape + 1 adaptive") +
-             " (got network.vcs = " + std::to_string(s.vcs) + ")";
-    return refuse_option(s, "minimal-adaptive");
+      throw std::invalid_argument(
+          "minimal-adaptive on a " + s.topology.kind +
+          (datelines ? " needs vcs >= 3: 2 dateline + 1 adaptive" : " needs vcs >= 2: 1 escape + 1 adaptive") +
+          " (got network.vcs = " + std::to_string(s.vcs) + ")");
+    require_no_option(s, "minimal-adaptive");
   }
 
   MinimalAdaptive(const Topology& topo, const RoutingSetting& s)

@@ -2,6 +2,7 @@
 // closer to its destination, and the refusals they have in common.
 #pragma once
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -34,9 +35,11 @@ inline void productive_directions(const Topology& topo, int node, int dst, std::
   }
 }
 
-// Refusals shared by the functions below; each returns "" when there is nothing to refuse.
-inline std::string refuse_option(const RoutingSetting& s, const std::string& name) {
-  return s.option.empty() ? std::string() : name + " takes no option (got \"" + name + ":" + s.option + "\")";
+// Checks shared by the functions' check(): each returns when there is nothing to
+// refuse, else throws std::invalid_argument saying why.
+inline void require_no_option(const RoutingSetting& s, const std::string& name) {
+  if (!s.option.empty())
+    throw std::invalid_argument(name + " takes no option (got \"" + name + ":" + s.option + "\")");
 }
 
 // What the refusals need to know of a network, from its spec (nothing is built).
@@ -57,14 +60,16 @@ inline RouterGrid router_grid(const TopologySpec& spec) {
 // Turn models are deadlock-free on grids without wrap-around links only: a
 // wrap-around link closes the turns they forbid into a cycle of the other
 // turns. `dims` > 0: the model needs that many dimensions (of routers).
-inline std::string refuse_unless_mesh(const RoutingSetting& s, const std::string& name, int dims) {
+inline void require_mesh(const RoutingSetting& s, const std::string& name, int dims) {
   const RouterGrid g = router_grid(s.topology);
   if (g.wraps)
-    return name + " is a turn model for meshes: on a " + s.topology.kind + " its wrap-around links close a cycle of "
-                  "allowed turns and it can deadlock (use dimension-order or minimal-adaptive there)";
+    throw std::invalid_argument(name + " is a turn model for meshes: on a " + s.topology.kind +
+                                " its wrap-around links close a cycle of allowed turns and it can deadlock (use "
+                                "dimension-order or minimal-adaptive there)");
   if (dims > 0 && g.dims != dims)
-    return name + " needs a 2-D grid of routers (a 2-D mesh or cmesh), got " + s.topology.describe();
-  return refuse_option(s, name);
+    throw std::invalid_argument(name + " needs a 2-D grid of routers (a 2-D mesh or cmesh), got " +
+                                s.topology.describe());
+  require_no_option(s, name);
 }
 
 }  // namespace wormsim

@@ -10,7 +10,7 @@ namespace wormsim {
 class NegativeFirst final : public RoutingFunction {
  public:
   static constexpr bool kAdaptive = true;
-  static std::string refuse(const RoutingSetting& s) { return refuse_unless_mesh(s, "negative-first", 0); }
+  static void check(const RoutingSetting& s) { require_mesh(s, "negative-first", 0); }
   NegativeFirst(const Topology& topo, const RoutingSetting& s) : RoutingFunction(topo, s.vcs) {}
   bool adaptive() const override { return true; }
   void outputs(const RouteQuery& q, std::vector<RouteOutput>& out) const override {

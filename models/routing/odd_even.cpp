@@ -11,7 +11,7 @@ namespace wormsim {
 class OddEven final : public RoutingFunction {
  public:
   static constexpr bool kAdaptive = true;
-  static std::string refuse(const RoutingSetting& s) { return refuse_unless_mesh(s, "odd-even", 2); }
+  static void check(const RoutingSetting& s) { require_mesh(s, "odd-even", 2); }
   OddEven(const Topology& topo, const RoutingSetting& s) : RoutingFunction(topo, s.vcs) {}
   bool adaptive() const override { return true; }
 

@@ -61,22 +61,21 @@ const RoutingInfo* find_routing(const std::string& routing) {
   return nullptr;
 }
 
-std::string check_routing(const std::string& routing, const TopologySpec& topology, int vcs) {
+void require_deadlock_free(const std::string& routing, const TopologySpec& topology, int vcs) {
   const RoutingInfo* info = find_routing(routing);
   if (!info) {
     std::string names;
     for (const RoutingInfo& i : routing_registry()) names += (names.empty() ? "" : ", ") + i.name;
-    return "unknown routing function \"" + routing + "\" (expected one of: " + names + ")";
+    throw std::invalid_argument("unknown routing function \"" + routing + "\" (expected one of: " + names + ")");
   }
   RoutingSetting s{topology, vcs, {}};
   std::string name;
   split_routing(routing, name, s.option);
-  return info->refuse(s);
+  info->check(s);
 }
 
 std::unique_ptr<RoutingFunction> make_routing(const std::string& routing, const Topology& topo, int vcs) {
-  const std::string why = check_routing(routing, topo.spec(), vcs);
-  if (!why.empty()) throw std::invalid_argument(why);
+  require_deadlock_free(routing, topo.spec(), vcs);
   RoutingSetting s{topo.spec(), vcs, {}};
   std::string name;
   split_routing(routing, name, s.option);

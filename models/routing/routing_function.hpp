@@ -91,9 +91,10 @@ struct RoutingInfo {
   std::string name;     // what network.routing says (before any ':')
   std::string summary;  // one line for docs and errors
   bool adaptive = false;
-  // Empty when the function runs deadlock-free on `s`, else what is needed
+  // Returns when the function runs deadlock-free on `s`, else throws
+  // std::invalid_argument saying what is needed
   // ("minimal-adaptive on a torus needs vcs >= 3: 2 dateline + 1 adaptive").
-  std::string (*refuse)(const RoutingSetting& s) = nullptr;
+  void (*check)(const RoutingSetting& s) = nullptr;
   std::unique_ptr<RoutingFunction> (*make)(const Topology& topo, const RoutingSetting& s) = nullptr;
 };
 
@@ -103,9 +104,10 @@ const std::vector<RoutingInfo>& routing_registry();
 const RoutingInfo* find_routing(const std::string& routing);
 // "dimension-order:yx" -> {"dimension-order", "yx"}.
 void split_routing(const std::string& routing, std::string& name, std::string& option);
-// Empty if `routing` is known and deadlock-free on the network with `vcs`, else why not.
-std::string check_routing(const std::string& routing, const TopologySpec& topology, int vcs);
-// Builds the function named by `routing` (check_routing must have passed).
+// Returns if `routing` is known and deadlock-free on the network with `vcs`;
+// else throws std::invalid_argument saying why not.
+void require_deadlock_free(const std::string& routing, const TopologySpec& topology, int vcs);
+// Builds the function named by `routing`; throws as require_deadlock_free does.
 std::unique_ptr<RoutingFunction> make_routing(const std::string& routing, const Topology& topo, int vcs);
 
 }  // namespace wormsim
@@ -113,11 +115,11 @@ std::unique_ptr<RoutingFunction> make_routing(const std::string& routing, const 
 // Declares a routing function to the registry; the file's one line of registration
 // besides its name in models/routing/registry.hpp. ID is that name (an identifier),
 // NAME what users type, CLASS has a constructor (const Topology&, const RoutingSetting&)
-// and a static refuse(const RoutingSetting&) (see RoutingInfo::refuse).
+// and a static check(const RoutingSetting&) (see RoutingInfo::check).
 #define WORMSIM_ROUTING_FUNCTION(ID, NAME, CLASS, SUMMARY)                                                     \
   namespace wormsim::routing_functions {                                                                       \
   RoutingInfo ID() {                                                                                           \
-    return RoutingInfo{NAME, SUMMARY, CLASS::kAdaptive, &CLASS::refuse,                                        \
+    return RoutingInfo{NAME, SUMMARY, CLASS::kAdaptive, &CLASS::check,                                         \
                        [](const Topology& topo, const RoutingSetting& s) -> std::unique_ptr<RoutingFunction> { \
                          return std::make_unique<CLASS>(topo, s);                                              \
                        }};                                                                                     \

@@ -9,7 +9,7 @@ namespace wormsim {
 class WestFirst final : public RoutingFunction {
  public:
   static constexpr bool kAdaptive = true;
-  static std::string refuse(const RoutingSetting& s) { return refuse_unless_mesh(s, "west-first", 2); }
+  static void check(const RoutingSetting& s) { require_mesh(s, "west-first", 2); }
   WestFirst(const Topology& topo, const RoutingSetting& s) : RoutingFunction(topo, s.vcs) {}
   bool adaptive() const override { return true; }
   void outputs(const RouteQuery& q, std::vector<RouteOutput>& out) const override {

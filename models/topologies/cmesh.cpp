@@ -5,6 +5,8 @@
 // schedule files as its router's coordinates followed by k ([x, y, k]).
 // Routers route among themselves as in a mesh; two endpoints of the same router
 // talk through it without taking a link (a 0-hop route).
+#include <stdexcept>
+
 #include "models/topologies/grid.hpp"
 
 namespace wormsim {
@@ -16,9 +18,8 @@ class ConcentratedMesh : public GridShape {
   }
   int endpoints_per_router(const TopologySpec& spec) const override { return spec.option("concentration"); }
   // One picture node per router cannot show which of its endpoints a message leaves or enters.
-  DrawingStyle drawing() const override { return DrawingStyle::None; }
-  std::string drawing_refusal(const TopologySpec&) const override {
-    return "drawings show one node per router, and a concentrated mesh has several endpoints on each";
+  void check_drawable(const TopologySpec&) const override {
+    throw std::invalid_argument("drawings show one node per router, and a concentrated mesh has several endpoints on each");
   }
 
  protected:

@@ -42,8 +42,8 @@ class Hypercube : public TopologyShape {
     return s;
   }
   // Transpose swaps the label's halves.
-  std::string transpose_refusal(const Topology& topo) const override {
-    return topo.num_dims() % 2 ? "transpose on a hypercube needs an even dimension" : "";
+  void check_transpose(const Topology& topo) const override {
+    if (topo.num_dims() % 2) throw std::invalid_argument("transpose on a hypercube needs an even dimension");
   }
   int transpose(const Topology& topo, int router) const override {
     const int half = topo.num_dims() / 2;

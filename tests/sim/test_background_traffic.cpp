@@ -6,6 +6,7 @@
 
 #include "harness.hpp"
 #include "sim/background_traffic.hpp"
+#include "tests/thrown_message.hpp"
 
 namespace wormsim::test {
 namespace {
@@ -26,7 +27,7 @@ BgRun run_background(const TopologySpec& spec, const BackgroundSpec& b, const Sc
   r.run.net = std::make_unique<Network>("network", *r.run.topo, p);
   r.run.exec = std::make_unique<ScheduleExecutor>(s, *r.run.net, ExecutionMode::Barrier);
   r.bg = std::make_unique<BackgroundTraffic>(b, *r.run.topo);
-  EXPECT_EQ(check_background(b, *r.run.topo), "");
+  EXPECT_NO_THROW(check_background(b, *r.run.topo));
   r.run.net->add_traffic(r.run.exec.get());
   r.run.net->add_traffic(r.bg.get());
   sc_core::sc_start();
@@ -180,13 +181,14 @@ TEST(Background, AlongsideASchedule) {
 }
 
 TEST(Background, RejectsImpossibleSpecs) {
+  auto why = [](const BackgroundSpec& s, const Topology& t) { return thrown_message([&] { check_background(s, t); }); };
   const Topology mesh3({"mesh", {4, 3}});
-  EXPECT_NE(check_background(spec(TrafficPattern::Transpose, 0.1, 10), mesh3), "");
-  EXPECT_NE(check_background(spec(TrafficPattern::Uniform, 0.0, 10), mesh3), "");
-  EXPECT_NE(check_background(spec(TrafficPattern::Uniform, 1.5, 10), mesh3), "");
-  EXPECT_NE(check_background(spec(TrafficPattern::Hotspot, 0.1, 10), mesh3), "");
+  EXPECT_EQ(why(spec(TrafficPattern::Transpose, 0.1, 10), mesh3), "transpose needs the same radix in every dimension");
+  EXPECT_EQ(why(spec(TrafficPattern::Uniform, 0.0, 10), mesh3), "rate must be in (0, 1] packets per node per cycle");
+  EXPECT_EQ(why(spec(TrafficPattern::Uniform, 1.5, 10), mesh3), "rate must be in (0, 1] packets per node per cycle");
+  EXPECT_EQ(why(spec(TrafficPattern::Hotspot, 0.1, 10), mesh3), "hotspot traffic needs hotspot nodes");
   const Topology cube5({"hypercube", {5}});
-  EXPECT_NE(check_background(spec(TrafficPattern::Transpose, 0.1, 10), cube5), "");
+  EXPECT_EQ(why(spec(TrafficPattern::Transpose, 0.1, 10), cube5), "transpose on a hypercube needs an even dimension");
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include "models/node_id.hpp"
 #include "models/routing.hpp"
 #include "models/topology.hpp"
+#include "tests/thrown_message.hpp"
 #include "models/topology_shape.hpp"
 
 using namespace wormsim;
@@ -59,18 +60,17 @@ TEST(ConcentratedMesh, NamesAndCoordinatesRoundTrip) {
   EXPECT_EQ(t.router_name(t.node_at({1, 2})), "(1,2)");
   EXPECT_EQ(endpoint_coords(t, e), (std::vector<int>{1, 2, 3}));
   NodeRef ref;
-  std::string why;
+  auto why = [&] { return thrown_message([&] { resolve_node(t, ref); }); };
   for (const char* text : {"(1,2).3", "[1,2,3]", "(1,2,3)", "39"}) {
     ASSERT_TRUE(parse_node_text(text, ref)) << text;
-    EXPECT_EQ(resolve_node(t, ref, &why), e) << text << ": " << why;
+    EXPECT_EQ(resolve_node(t, ref), e) << text;
   }
   ASSERT_TRUE(parse_node_text("(1,2).4", ref));
-  EXPECT_EQ(resolve_node(t, ref, &why), -1);
-  EXPECT_NE(why.find("endpoint index 4 is out of range 0..3 at router (1,2)"), std::string::npos) << why;
+  EXPECT_NE(why().find("endpoint index 4 is out of range 0..3 at router (1,2)"), std::string::npos) << why();
   ASSERT_TRUE(parse_node_text("(1,2)", ref));
-  EXPECT_EQ(resolve_node(t, ref, &why), -1);  // a router, not an endpoint
-  EXPECT_NE(why.find("followed by its index at the router"), std::string::npos) << why;
-  EXPECT_EQ(resolve_router(t, ref, &why), t.node_at({1, 2}));
+  // a router, not an endpoint
+  EXPECT_NE(why().find("followed by its index at the router"), std::string::npos) << why();
+  EXPECT_EQ(resolve_router(t, ref), t.node_at({1, 2}));
   EXPECT_FALSE(parse_node_text("(1,2).", ref));
   EXPECT_FALSE(parse_node_text("(1,2).x", ref));
   EXPECT_EQ(t.spec().describe(), "cmesh 4x3 concentration=4");

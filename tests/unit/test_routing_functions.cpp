@@ -10,6 +10,7 @@
 
 #include "models/routing.hpp"
 #include "models/routing/routing_function.hpp"
+#include "tests/thrown_message.hpp"
 
 namespace wormsim {
 namespace {
@@ -17,6 +18,11 @@ namespace {
 Topology mesh(std::vector<int> dims) { return Topology(TopologySpec{"mesh", std::move(dims)}); }
 Topology torus(std::vector<int> dims) { return Topology(TopologySpec{"torus", std::move(dims)}); }
 Topology cube(int d) { return Topology(TopologySpec{"hypercube", {d}}); }
+
+// Why `routing` is refused on the network with `vcs` (require_deadlock_free's message).
+std::string refusal(const std::string& routing, const TopologySpec& topology, int vcs) {
+  return thrown_message([&] { require_deadlock_free(routing, topology, vcs); });
+}
 
 std::vector<RouteOutput> outputs_of(const RoutingFunction& f, const RouteQuery& q) {
   std::vector<RouteOutput> out;
@@ -32,7 +38,7 @@ TEST(RoutingRegistry, ListsEveryShippedFunctionByName) {
   EXPECT_FALSE(find_routing("dimension-order:yx")->adaptive);
   EXPECT_TRUE(find_routing("odd-even")->adaptive);
   EXPECT_EQ(find_routing("xy"), nullptr);
-  EXPECT_EQ(check_routing("adaptive", TopologySpec{"mesh", {4, 4}}, 2),
+  EXPECT_EQ(refusal("adaptive", TopologySpec{"mesh", {4, 4}}, 2),
             "unknown routing function \"adaptive\" (expected one of: dimension-order, west-first, north-last, "
             "negative-first, odd-even, minimal-adaptive)");
 }
@@ -41,38 +47,38 @@ TEST(RoutingRefusals, SayWhatIsNeeded) {
   const TopologySpec mesh2{"mesh", {4, 4}}, mesh3{"mesh", {4, 4, 4}};
   const TopologySpec torus2{"torus", {4, 4}}, cube4{"hypercube", {4}};
   const TopologySpec cmesh{"cmesh", {4, 4}};
-  EXPECT_EQ(check_routing("minimal-adaptive", torus2, 2),
+  EXPECT_EQ(refusal("minimal-adaptive", torus2, 2),
             "minimal-adaptive on a torus needs vcs >= 3: 2 dateline + 1 adaptive (got network.vcs = 2)");
-  EXPECT_EQ(check_routing("minimal-adaptive", torus2, 3), "");
-  EXPECT_EQ(check_routing("minimal-adaptive", mesh2, 1),
+  EXPECT_NO_THROW(require_deadlock_free("minimal-adaptive", torus2, 3));
+  EXPECT_EQ(refusal("minimal-adaptive", mesh2, 1),
             "minimal-adaptive on a mesh needs vcs >= 2: 1 escape + 1 adaptive (got network.vcs = 1)");
-  EXPECT_EQ(check_routing("minimal-adaptive", cube4, 1),
+  EXPECT_EQ(refusal("minimal-adaptive", cube4, 1),
             "minimal-adaptive on a hypercube needs vcs >= 2: 1 escape + 1 adaptive (got network.vcs = 1)");
-  EXPECT_EQ(check_routing("minimal-adaptive", cube4, 2), "");
+  EXPECT_NO_THROW(require_deadlock_free("minimal-adaptive", cube4, 2));
   for (const char* turn : {"west-first", "north-last", "negative-first", "odd-even"}) {
     SCOPED_TRACE(turn);
-    EXPECT_NE(check_routing(turn, torus2, 4).find(" is a turn model for meshes: on a torus its wrap-around links close a cycle"),
+    EXPECT_NE(refusal(turn, torus2, 4).find(" is a turn model for meshes: on a torus its wrap-around links close a cycle"),
               std::string::npos);
-    EXPECT_EQ(check_routing(turn, mesh2, 1), "");
-    EXPECT_NE(check_routing(std::string(turn) + ":x", mesh2, 1).find("takes no option"), std::string::npos);
+    EXPECT_NO_THROW(require_deadlock_free(turn, mesh2, 1));
+    EXPECT_NE(refusal(std::string(turn) + ":x", mesh2, 1).find("takes no option"), std::string::npos);
   }
   for (const char* two_d : {"west-first", "north-last", "odd-even"}) {
-    EXPECT_NE(check_routing(two_d, mesh3, 1).find("needs a 2-D grid of routers (a 2-D mesh or cmesh), got mesh 4x4x4"),
+    EXPECT_NE(refusal(two_d, mesh3, 1).find("needs a 2-D grid of routers (a 2-D mesh or cmesh), got mesh 4x4x4"),
               std::string::npos);
-    EXPECT_NE(check_routing(two_d, cube4, 1).find("needs a 2-D grid of routers (a 2-D mesh or cmesh), got hypercube d=4"),
+    EXPECT_NE(refusal(two_d, cube4, 1).find("needs a 2-D grid of routers (a 2-D mesh or cmesh), got hypercube d=4"),
               std::string::npos);
-    EXPECT_EQ(check_routing(two_d, cmesh, 1), "");
+    EXPECT_NO_THROW(require_deadlock_free(two_d, cmesh, 1));
   }
-  EXPECT_EQ(check_routing("negative-first", mesh3, 1), "");
-  EXPECT_EQ(check_routing("negative-first", cube4, 1), "");
-  EXPECT_EQ(check_routing("dimension-order:yx", mesh2, 1), "");
-  EXPECT_EQ(check_routing("dimension-order:zyx", mesh3, 1), "");
-  EXPECT_EQ(check_routing("dimension-order:3,1,0,2", cube4, 1), "");
-  EXPECT_EQ(check_routing("dimension-order:xyz", mesh2, 1),
+  EXPECT_NO_THROW(require_deadlock_free("negative-first", mesh3, 1));
+  EXPECT_NO_THROW(require_deadlock_free("negative-first", cube4, 1));
+  EXPECT_NO_THROW(require_deadlock_free("dimension-order:yx", mesh2, 1));
+  EXPECT_NO_THROW(require_deadlock_free("dimension-order:zyx", mesh3, 1));
+  EXPECT_NO_THROW(require_deadlock_free("dimension-order:3,1,0,2", cube4, 1));
+  EXPECT_EQ(refusal("dimension-order:xyz", mesh2, 1),
             "dimension-order:ORDER must name each of the 2 dimensions once, as letters (xy, yx, zyx, ...) or numbers "
             "(1,0,2), got \"xyz\"");
-  EXPECT_NE(check_routing("dimension-order:xx", mesh2, 1), "");
-  EXPECT_NE(check_routing("dimension-order:1,,0", mesh2, 1), "");
+  EXPECT_THROW(require_deadlock_free("dimension-order:xx", mesh2, 1), std::invalid_argument);
+  EXPECT_THROW(require_deadlock_free("dimension-order:1,,0", mesh2, 1), std::invalid_argument);
 }
 
 // Dimension order, walked hop by hop through outputs() as any deterministic
@@ -94,7 +100,7 @@ TEST(DimensionOrderRouting, WalkingTheFunctionGivesTheComputedRoute) {
     for (const std::string& order : c.orders) {
       const std::string name = order.empty() ? "dimension-order" : "dimension-order:" + order;
       SCOPED_TRACE(c.topo.spec().describe() + " " + name);
-      ASSERT_EQ(check_routing(name, c.topo.spec(), c.vcs), "");
+      ASSERT_NO_THROW(require_deadlock_free(name, c.topo.spec(), c.vcs));
       const auto f = make_routing(name, c.topo, c.vcs);
       for (int s = 0; s < c.topo.num_nodes(); ++s)
         for (int d = 0; d < c.topo.num_nodes(); ++d) {

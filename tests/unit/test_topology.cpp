@@ -5,6 +5,7 @@
 #include "models/node_id.hpp"
 #include "models/routing.hpp"
 #include "models/topology.hpp"
+#include "tests/thrown_message.hpp"
 
 using namespace wormsim;
 
@@ -109,31 +110,26 @@ TEST(Routing, TorusTiesGoPlusAndDatelineClasses) {
 
 TEST(Routing, ExplicitRoutesMustFollowLinks) {
   Topology t = make("mesh", {4, 4});
-  Route r;
-  std::string why;
-  EXPECT_TRUE(route_from_nodes(t, {0, 4, 5, 6}, r, &why));
-  EXPECT_EQ(r.hops(), 3);
-  EXPECT_FALSE(route_from_nodes(t, {0, 5}, r, &why));
-  EXPECT_NE(why.find("not a neighbour"), std::string::npos);
+  EXPECT_EQ(route_from_nodes(t, {0, 4, 5, 6}).hops(), 3);
+  EXPECT_NE(thrown_message([&] { route_from_nodes(t, {0, 5}); }).find("not a neighbour"), std::string::npos);
 }
 
 TEST(NodeId, ParsesAndResolvesBothForms) {
   Topology t = make("mesh", {4, 4});
   NodeRef ref;
-  std::string why;
+  auto why = [&] { return thrown_message([&] { resolve_node(t, ref); }); };
   ASSERT_TRUE(parse_node_text("(1,2)", ref));
-  EXPECT_EQ(resolve_node(t, ref, &why), 9);
+  EXPECT_EQ(resolve_node(t, ref), 9);
   ASSERT_TRUE(parse_node_text("9", ref));
-  EXPECT_EQ(resolve_node(t, ref, &why), 9);
+  EXPECT_EQ(resolve_node(t, ref), 9);
   ASSERT_TRUE(parse_node_text("1, 2", ref));
-  EXPECT_EQ(resolve_node(t, ref, &why), 9);
+  EXPECT_EQ(resolve_node(t, ref), 9);
   ASSERT_TRUE(parse_node_text("16", ref));
-  EXPECT_EQ(resolve_node(t, ref, &why), -1);
-  EXPECT_NE(why.find("out of range"), std::string::npos);
+  EXPECT_NE(why().find("out of range"), std::string::npos);
   ASSERT_TRUE(parse_node_text("[4,0]", ref));
-  EXPECT_EQ(resolve_node(t, ref, &why), -1);
+  EXPECT_THROW(resolve_node(t, ref), std::invalid_argument);
   ASSERT_TRUE(parse_node_text("[1,2,3]", ref));
-  EXPECT_EQ(resolve_node(t, ref, &why), -1);
+  EXPECT_THROW(resolve_node(t, ref), std::invalid_argument);
   EXPECT_FALSE(parse_node_text("x1", ref));
   EXPECT_FALSE(parse_node_text("", ref));
   EXPECT_FALSE(parse_node_text("1,,2", ref));
