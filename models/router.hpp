@@ -8,8 +8,12 @@
 //
 // Per cycle (see docs/timing-model.md for the arbitration rules):
 //   1. VC allocation: heads at the front of idle input VCs, in round-robin
-//      order, take a free output VC of their dateline class (lowest index
-//      first) or a free ejection channel.
+//      order, take a free output VC (or a free ejection channel): under a
+//      deterministic routing function the next hop of the route stored with
+//      the message, a VC of its dateline class, lowest index first; under an
+//      adaptive one the routing function's allowed outputs, chosen by the rule
+//      in docs/config-reference.md ("Routing functions"), and the hop taken is
+//      written into the message's route.
 //   2. Switch allocation, separable input-first: each input port offers one VC
 //      that holds an output and has a credit (round-robin per input port); each
 //      output port grants one offer (round-robin per output port).
