@@ -1,6 +1,7 @@
 #include "models/topology_shape.hpp"
 
 #include <algorithm>
+#include <deque>
 #include <map>
 #include <stdexcept>
 
@@ -26,17 +27,25 @@ Registry& registry() {
 
 namespace {
 
+// The sections declare_options registers: they must live as long as the
+// program (decl/param.hpp keeps pointers), and a deque never moves its elements.
+std::deque<ParamSection>& option_sections() {
+  static std::deque<ParamSection> sections;
+  return sections;
+}
+
 // A topology's own keys become a network section that applies when it is chosen
 // (decl/param.hpp): the config reader, `config keys` and the docs check read
-// them from there. Registered for the program's lifetime, as sections must be.
+// them from there.
 void declare_options(const TopologyShape& shape) {
   const std::vector<TopologyOption> options = shape.options();
   if (options.empty()) return;
-  auto* section = new ParamSection{"network", shape.name() + " topology", "keys of the " + shape.name() + " topology",
-                                   ParamCondition{"network.topology", shape.name()}, 11, {}};
+  ParamSection& section = option_sections().emplace_back(
+      ParamSection{"network", shape.name() + " topology", "keys of the " + shape.name() + " topology",
+                   ParamCondition{"network.topology", shape.name()}, 11, {}});
   for (const TopologyOption& o : options)
-    section->params.push_back(ParamDecl::integer(o.key, o.min, o.max).by_default(o.default_value).describe(o.description));
-  register_param_section(*section);
+    section.params.push_back(ParamDecl::integer(o.key, o.min, o.max).by_default(o.default_value).describe(o.description));
+  register_param_section(section);
 }
 
 }  // namespace
