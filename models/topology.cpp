@@ -34,9 +34,10 @@ std::string TopologySpec::describe() const {
 long long Topology::validate(const TopologySpec& spec) {
   const TopologyShape& shape = topology_shape(spec);
   if (spec.dims.empty()) throw std::invalid_argument("dims must list at least one dimension");
+  const std::vector<TopologyOption> options = shape.options();  // by value: `declared` points into it
   for (const auto& [key, value] : spec.options) {
     const TopologyOption* declared = nullptr;
-    for (const TopologyOption& o : shape.options())
+    for (const TopologyOption& o : options)
       if (o.key == key) declared = &o;
     if (!declared) throw std::invalid_argument(spec.kind + " has no key \"" + key + "\"");
     if (value < declared->min || value > declared->max)
