@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <sstream>
+#include <stdexcept>
 
 namespace wormsim {
 
@@ -136,6 +137,12 @@ const ParamDecl* find_param(const std::string& key_path, const ParamSection** se
       return d;
     }
   return nullptr;
+}
+
+std::string declared_default(const std::string& key_path) {
+  const ParamDecl* d = find_param(key_path);
+  if (!d || d->fixed_default.is_null()) throw std::logic_error(key_path + " is not declared with a fixed default");
+  return d->fixed_default.is_string() ? d->fixed_default.get<std::string>() : d->fixed_default.dump();
 }
 
 nlohmann::ordered_json params_json() {

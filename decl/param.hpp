@@ -90,6 +90,10 @@ std::vector<const ParamSection*> param_sections();
 std::vector<const ParamSection*> param_sections_at(const std::string& path);
 // The declaration of a full key path ("network.vcs"), or nullptr; `section` receives its section.
 const ParamDecl* find_param(const std::string& key_path, const ParamSection** section = nullptr);
+// A key's fixed default as config text ("barrier", "true", "4") for code that
+// needs it when its section is absent; throws std::logic_error if the key is
+// not declared with a fixed default.
+std::string declared_default(const std::string& key_path);
 
 // Adds a section to the registry; WORMSIM_DECLARE_PARAMS does it at start-up.
 // The section must outlive the program (a static).

@@ -1,12 +1,11 @@
-// Storage for the many modules of one kind in a network (one router or one
-// network interface per node), in node order in a single allocation.
+// Storage for the many modules of one kind in a network (the routers, or the
+// endpoints' network interfaces), in id order in a single allocation.
 //
 // Each slot holds the module followed by `extra` bytes of zeroed memory that the
 // module lays out itself (a router's buffers and VC state). Stepping busy
-// routers in node order then walks memory almost sequentially, and a router's
-// neighbours along the first dimension are the adjacent slots: measured on a
-// 128x128 eye broadcast, this layout and node-order stepping together took the
-// run from 1.8 s to under 1 s (docs/performance.md).
+// routers in id order then walks memory almost sequentially, and a router's
+// neighbours along the first dimension are the adjacent slots (what that buys
+// is measured in docs/performance.md).
 //
 // The modules stay ordinary sc_modules; the pool only decides where they live.
 #pragma once

@@ -1,5 +1,6 @@
-// The whole simulated network as one SystemC module: a Router and a
-// NetworkInterface module per node, wired along the topology's links, and one
+// The whole simulated network as one SystemC module: a Router module per
+// router and a NetworkInterface per endpoint (the topology says how many each
+// router has), wired along the topology's links, and one
 // clocked process that steps only the routers and interfaces that have work
 // (idle parts cost nothing; when everything is idle the clock jumps straight to
 // the next release). See docs/timing-model.md.
@@ -102,14 +103,14 @@ class Network : public sc_core::sc_module {
   NetworkParams params_;
   std::unique_ptr<RoutingFunction> routing_;
   SimContext ctx_;
-  // Routers and interfaces in node order, each pool one allocation (models/module_pool.hpp).
+  // Routers in router order and interfaces in endpoint order, each pool one allocation (models/module_pool.hpp).
   ModulePool<Router> routers_;
   ModulePool<NetworkInterface> nis_;
-  std::vector<uint64_t> active_bits_;  // routers holding flits, one bit per node
+  std::vector<uint64_t> active_bits_;  // routers holding flits, one bit per router
   size_t active_count_ = 0;
   ExpressWorms express_;               // worm bodies behind their headers, moved without their routers
   std::vector<NetworkInterface*> woken_nis_;  // scratch: interfaces an express tail freed a channel of
-  std::vector<uint64_t> active_ni_bits_;  // interfaces with work (NetworkInterface::wake != kNever), one bit per node
+  std::vector<uint64_t> active_ni_bits_;  // interfaces with work (NetworkInterface::wake != kNever), one bit per endpoint
   std::vector<int> traced_buffered_;  // per router, flits buffered: only in runs with a VCD trace
   std::vector<TrafficSource*> sources_;
   RunStatus status_ = RunStatus::Running;

@@ -1,6 +1,6 @@
 // The network interface's port model: how many messages an endpoint (node) can
 // inject and eject at once. Every endpoint of a router has its own channels.
-//   one-port: one injection and one ejection channel per node (default);
+//   one-port: one injection and one ejection channel per endpoint (default);
 //   all-port: one injection channel per outgoing link and one ejection channel
 //             per incoming link; a message injects on the channel of its first
 //             hop and ejects on the channel of the link it arrives on (a

@@ -60,7 +60,7 @@ struct LinkProps {
 };
 
 // Out-edge lists only (directedS): every query walks out-edges, and keeping no
-// in-edge lists or global edge list saves about 250 bytes per node.
+// in-edge lists or global edge list saves about 250 bytes per router.
 using TopologyGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS,
                                             boost::no_property, LinkProps>;
 

@@ -205,7 +205,7 @@ struct DrawnMessage {
 };
 
 // Every message with its route, in drawing order; throws for what cannot be drawn.
-std::vector<DrawnMessage> collect_messages(const Schedule& s, const Topology& topo) {
+std::vector<DrawnMessage> collect_messages(const Schedule& s, const Topology& topo, const RoutingFunction* routing) {
   std::vector<DrawnMessage> out;
   for (size_t st = 0; st < s.steps.size(); ++st) {
     for (size_t i = 0; i < s.steps[st].size(); ++i) {
@@ -216,7 +216,8 @@ std::vector<DrawnMessage> collect_messages(const Schedule& s, const Topology& to
       if (m.src == m.dst) throw std::invalid_argument(where + ": src and dst are the same node, nothing to draw");
       DrawnMessage d{static_cast<int>(st), static_cast<int>(i), m.src, m.dst, {}};
       if (m.route.empty()) {
-        d.route = dimension_order_route(topo, topo.endpoint_router(m.src), topo.endpoint_router(m.dst));
+        const int from = topo.endpoint_router(m.src), to = topo.endpoint_router(m.dst);
+        d.route = routing ? routing->route(from, to) : dimension_order_route(topo, from, to);
       } else {
         if (m.route.front() != topo.endpoint_router(m.src) || m.route.back() != topo.endpoint_router(m.dst))
           throw std::invalid_argument(where + ": route must start at src and end at dst");
@@ -970,7 +971,7 @@ void check_drawable_topology(const TopologySpec& spec, const SvgOptions& opt) {
 std::string schedule_to_svg(const Schedule& s, const Topology& topo, const SvgOptions& opt) {
   check_options(opt);
   check_drawable(s, topo, opt);
-  const std::vector<DrawnMessage> msgs = collect_messages(s, topo);
+  const std::vector<DrawnMessage> msgs = collect_messages(s, topo, opt.routing);
   std::unique_ptr<Layout> layout = make_layout(s, topo, opt, msgs);
 
   Canvas network, arrows, badges;

@@ -11,6 +11,7 @@
 
 #include <string>
 
+#include "models/routing/routing_function.hpp"
 #include "models/topology.hpp"
 #include "schedules/schedule.hpp"
 
@@ -28,6 +29,9 @@ struct SvgOptions {
   std::string title;         // empty: the schedule's name
   int slices_per_row = 0;    // 3-D: z-slices per row of the picture; 0 puts them all in one row
   int max_nodes = 4096;      // larger networks are refused: the picture would be unreadable
+  // Messages without an explicit route follow it (a deterministic function);
+  // null: dimension order.
+  const RoutingFunction* routing = nullptr;
 };
 
 // The picture as SVG 1.1 text (starts with "<svg", ends with "</svg>\n").

@@ -179,6 +179,9 @@ int dispatch(int argc, char** argv) {
   draw_cmd->add_option("--slices-per-row", draw.slices_per_row, "3-D: z-slices per row (default: all in one row)")
       ->check(CLI::Range(0, 1024));
   draw_cmd->add_option("--title", draw.title, "Title (default: the schedule's name)");
+  draw_cmd->add_option("--routing", draw.routing,
+                       "Routing function for messages without a route (deterministic network.routing values; "
+                       "default dimension-order)");
 
   app.add_subcommand("algorithms", "List the schedule generators");
   bool stats_json_flag = false;

@@ -33,19 +33,21 @@ struct ScheduleSource {
   std::string algorithm;   // generator name, or empty
   NodeRef source;          // generator source (default node 0)
   bool source_eye = false;
-  std::string orientation = "paper";
+  std::string orientation;  // the eye generator's (schedule.orientation)
   std::map<std::string, std::string> params;
   int flits = 0;           // 0: keep the schedule's lengths; else every message has this many flits
 };
 
+// Defaults live in the declarations (sim/config_<section>.cpp), not here:
+// load_config sets every field from the file or the declared default.
 struct Config {
   std::string path;  // the config file
   // network
   TopologySpec topology;
-  int vcs = 1;
-  int buffer_flits = 4;
+  int vcs = 0;
+  int buffer_flits = 0;
   PortModel ports;
-  std::string routing = "dimension-order";
+  std::string routing;
   Timing timing;
   // schedule and execution (a run has a schedule, background traffic, or both)
   bool has_schedule = false;
@@ -53,17 +55,17 @@ struct Config {
   bool has_traffic = false;
   BackgroundSpec traffic;  // seed is run.seed; hotspots are resolved from hotspot_refs at run time
   std::vector<NodeRef> hotspot_refs;
-  ExecutionMode mode = ExecutionMode::Barrier;
-  bool strict = false;
+  ExecutionMode mode = ExecutionMode::Barrier;  // schedule.mode
+  bool strict = false;                          // schedule.strict
   // run
-  uint64_t seed = 1;
-  uint64_t max_cycles = 1'000'000'000;
-  uint64_t watchdog_cycles = 100'000;
-  bool fast_paths = true;  // run.fast_paths: false steps every router through the full pipeline (same results)
+  uint64_t seed = 0;
+  uint64_t max_cycles = 0;
+  uint64_t watchdog_cycles = 0;
+  bool fast_paths = false;  // run.fast_paths: false steps every router through the full pipeline (same results)
   // output
   std::string out_dir;  // output.dir; load_config fills in out/<config name> when absent
-  bool host_timing = true;
-  std::string trace = "none";  // none | perfetto | vcd (sim/timeline_trace.hpp)
+  bool host_timing = false;
+  std::string trace;  // none | perfetto | vcd (sim/timeline_trace.hpp)
   // The effective value of every key read, by section, as the reader recorded
   // it; summary.json's config echo is written from it (sim/config_echo.hpp).
   nlohmann::ordered_json values = nlohmann::ordered_json::object();

@@ -78,6 +78,7 @@ void read_generator_params(ConfigSection& s, Config& c) {
   ScheduleSource& src = c.schedule;
   // The orientation slot stays in the echo of every generated schedule (it was a
   // schedule key before the eye generator declared it): summaries keep their bytes.
+  src.orientation = declared_default("schedule.orientation");
   s.record("orientation", src.orientation);
   for (const ParamSection* g : param_sections_at("schedule"))
     if (!g->when.always() && condition_holds(g->when, c))
@@ -107,6 +108,8 @@ void read_generator_params(ConfigSection& s, Config& c) {
 }  // namespace
 
 void read_schedule(ConfigSection& s, Config& c, const std::string& base_dir) {
+  parse_execution_mode(declared_default("schedule.mode"), c.mode);  // a run without a schedule echoes neither
+  c.strict = declared_default("schedule.strict") == "true";
   if (!s.given()) return;
   if (!s.node().IsMap()) return s.check_keys();
   c.has_schedule = true;

@@ -1,16 +1,18 @@
 #include "sim/outputs.hpp"
 
-#include <charconv>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "models/topology_shape.hpp"
 #include "sim/atomic_file.hpp"
 #include "sim/config_echo.hpp"
+#include "sim/csv_text.hpp"
 #include "sim/output_tables.hpp"
 #include "sim/version.hpp"
 
@@ -27,7 +29,9 @@ std::string fixed(double v, int digits = 6) {
 }
 
 
-std::string cycle_or_empty(uint64_t c) { return c == kNever ? "" : std::to_string(c); }
+void put_cycle(CsvText& out, uint64_t c) {
+  if (c != kNever) out << c;
+}
 
 }  // namespace
 
@@ -140,11 +144,40 @@ std::string summary_json(const RunReport& rep) {
   return j.dump(2) + "\n";
 }
 
+namespace {
+// Quoted names, each built once: a run names the same endpoints and packets in
+// many rows.
+class QuotedNames {
+ public:
+  QuotedNames(const Topology& topo, const Schedule& sched)
+      : topo_(topo), sched_(sched), nodes_(static_cast<size_t>(topo.num_endpoints())),
+        packets_(sched.packets.size()) {}
+  const std::string& node(int endpoint) {
+    std::string& q = nodes_[static_cast<size_t>(endpoint)];
+    if (q.empty()) q = csv_quoted(topo_.node_name(endpoint));
+    return q;
+  }
+  const std::string& packet(int pk) {  // pk < 0: no named packet
+    if (pk < 0) return unnamed_;
+    std::string& q = packets_[static_cast<size_t>(pk)];
+    if (q.empty()) q = csv_quoted(sched_.packets[static_cast<size_t>(pk)].name);
+    return q;
+  }
+
+ private:
+  const Topology& topo_;
+  const Schedule& sched_;
+  std::vector<std::string> nodes_, packets_;
+  const std::string unnamed_ = csv_quoted("");
+};
+}  // namespace
+
 std::string messages_csv(const RunReport& rep) {
   const Network& net = *rep.network;
   const SimContext& ctx = net.context();
-  const Topology& topo = net.topology();
-  std::ostringstream os;
+  QuotedNames names(net.topology(), *rep.schedule);
+  CsvText os;
+  os.reserve(ctx.msgs.size() * 96);
   os << message_columns().csv_header();
   const auto& offsets = *rep.step_offsets;
   for (size_t id = 0; id < ctx.msgs.size(); ++id) {
@@ -153,13 +186,18 @@ std::string messages_csv(const RunReport& rep) {
     // Background messages (step -1) come after the schedule's and carry no named packet.
     const bool scheduled = m.step >= 0;
     const int pk = scheduled ? (*rep.message_packets)[id] : -1;
-    const std::string pname = pk >= 0 ? rep.schedule->packets[pk].name : std::string();
     os << id << ',' << m.step << ',';
     if (scheduled) os << (id - offsets[m.step]);
-    os << ',' << m.src << ',' << m.dst << ','
-       << csv_quoted(topo.node_name(m.src)) << ',' << csv_quoted(topo.node_name(m.dst)) << ',' << csv_quoted(pname) << ','
-       << m.flits << ',' << m.hops << ',' << cycle_or_empty(m.release) << ',' << cycle_or_empty(m.inject) << ','
-       << cycle_or_empty(m.header_arrival) << ',' << cycle_or_empty(m.delivered) << ',';
+    os << ',' << m.src << ',' << m.dst << ',' << names.node(m.src) << ',' << names.node(m.dst) << ','
+       << names.packet(pk) << ',' << m.flits << ',' << m.hops << ',';
+    put_cycle(os, m.release);
+    os << ',';
+    put_cycle(os, m.inject);
+    os << ',';
+    put_cycle(os, m.header_arrival);
+    os << ',';
+    put_cycle(os, m.delivered);
+    os << ',';
     if (v.delivered) os << v.latency;
     os << ',' << v.zero_load << ',';
     if (v.delivered) os << v.blocked;
@@ -167,16 +205,8 @@ std::string messages_csv(const RunReport& rep) {
     if (v.delivered) os << v.other;
     os << '\n';
   }
-  return os.str();
+  return std::move(os).str();
 }
-
-namespace {
-void append_number(std::string& out, long long v) {
-  char buf[24];
-  const auto end = std::to_chars(buf, buf + sizeof buf, v).ptr;
-  out.append(buf, end);
-}
-}  // namespace
 
 // Each message's links (links.csv ids), space-separated: as far as its header
 // got for a message still under way when an adaptive run stopped. Links alone
@@ -185,23 +215,23 @@ void append_number(std::string& out, long long v) {
 std::string routes_csv(const RunReport& rep) {
   const SimContext& ctx = rep.network->context();
   const Topology& topo = rep.network->topology();
-  std::string out = "id,links\n";
-  out.reserve(out.size() + ctx.hops.size() * 6 + ctx.msgs.size() * 8);
+  CsvText out;
+  out.reserve(ctx.hops.size() * 6 + ctx.msgs.size() * 8);
+  out << "id,links\n";
   for (size_t id = 0; id < ctx.msgs.size(); ++id) {
     const MessageRecord& m = ctx.msgs[id];
     const RouteHop* route = ctx.route_of(static_cast<uint32_t>(id));
-    append_number(out, static_cast<long long>(id));
-    out += ',';
+    out << id << ',';
     int node = topo.endpoint_router(m.src);
     for (int h = 0; h < m.hops && route[h].port != kChosenInRouter; ++h) {
       const int link = topo.link_id(node, route[h].port);
-      if (h) out += ' ';
-      append_number(out, link);
+      if (h) out << ' ';
+      out << link;
       node = topo.link_dst(link);
     }
-    out += '\n';
+    out << '\n';
   }
-  return out;
+  return std::move(out).str();
 }
 
 std::string links_csv(const RunReport& rep) {
@@ -209,7 +239,7 @@ std::string links_csv(const RunReport& rep) {
   const Topology& topo = net.topology();
   const auto& busy = net.context().link_busy;
   const double span = static_cast<double>(rep.metrics.span);
-  std::ostringstream os;
+  CsvText os;
   os << link_columns().csv_header();
   for (int l = 0; l < topo.num_links(); ++l) {
     const int port = topo.link_port(l);
@@ -219,22 +249,24 @@ std::string links_csv(const RunReport& rep) {
        << ',' << (topo.link_is_wrap(l) ? 1 : 0) << ',' << busy[l] << ','
        << fixed(span > 0 ? static_cast<double>(busy[l]) / span : 0.0) << '\n';
   }
-  return os.str();
+  return std::move(os).str();
 }
 
 std::string steps_csv(const RunReport& rep) {
-  std::ostringstream os;
+  CsvText os;
   os << step_columns().csv_header();
   for (const StepMetrics& s : rep.metrics.steps) {
     const bool done = s.delivered == s.messages && s.messages > 0;
-    os << s.step << ',' << s.messages << ',' << s.delivered << ',' << cycle_or_empty(s.start) << ',';
+    os << s.step << ',' << s.messages << ',' << s.delivered << ',';
+    put_cycle(os, s.start);
+    os << ',';
     if (done) os << s.end << ',' << (s.end - s.start);
     else os << ',';
     os << ',' << s.max_latency << ',' << s.max_zero_load << ',' << fixed(s.mean_latency, 3) << ',' << s.tcd << ','
        << s.step_contention.messages << ',' << s.step_contention.cycles << ',' << s.depth_contention.messages << ','
        << s.depth_contention.cycles << '\n';
   }
-  return os.str();
+  return std::move(os).str();
 }
 
 bool holds_other_config(const std::string& dir, const Config& config) {

@@ -80,6 +80,18 @@ int generator_inputs(const GenerateOptions& o, GeneratorOutput output, TopologyS
 // Routing functions are checked here with as many VCs as a run may have (network.vcs at most 16).
 constexpr int kMaxVcsForCheck = 16;
 
+namespace {
+// --routing names no registered function: the error lists the known ones.
+int refuse_unknown_routing(const std::string& routing) {
+  try {
+    require_deadlock_free(routing, TopologySpec{}, 1);
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "error: --routing: " << e.what() << "\n";
+  }
+  return kExitUsage;
+}
+}  // namespace
+
 int schedule_check(const CheckOptions& o) {
   Schedule s;
   Diagnostics diag(o.file);
@@ -88,14 +100,7 @@ int schedule_check(const CheckOptions& o) {
     std::cerr << "error: --port-model: expected one-port, all-port or N-port (e.g. 2-port), got \"" << o.port_model << "\"\n";
     return kExitUsage;
   }
-  if (!find_routing(o.routing)) {
-    try {
-      require_deadlock_free(o.routing, TopologySpec{}, 1);
-    } catch (const std::invalid_argument& e) {  // names the known functions
-      std::cerr << "error: --routing: " << e.what() << "\n";
-    }
-    return kExitUsage;
-  }
+  if (!find_routing(o.routing)) return refuse_unknown_routing(o.routing);
   std::unique_ptr<Topology> net;
   if (load_schedule_file(o.file, s, diag, schedule_memory_check(ScheduleCommand::Check))) {
     net = std::make_unique<Topology>(s.topology);
@@ -257,12 +262,28 @@ int schedule_draw(const DrawOptions& o) {
     if (spec) check_drawable_topology(*spec, svg);
     schedule_memory_check(ScheduleCommand::Draw)(spec, messages, text_bytes, file);
   };
+  const RoutingInfo* routing = find_routing(o.routing);
+  if (!routing) return refuse_unknown_routing(o.routing);
+  if (routing->adaptive) {
+    std::cerr << "error: --routing: " << o.routing
+              << " is adaptive: the routers choose each hop at run time, so there is no route to draw (draw with a "
+                 "deterministic function, or run the schedule and read routes.csv)\n";
+    return kExitUsage;
+  }
   try {
     if (!load_schedule_file(o.file, s, diag, drawable)) {
       std::cerr << diag.format();
       return kExitInputError;
     }
     const Topology topo(s.topology);
+    std::unique_ptr<RoutingFunction> route_by;
+    try {
+      route_by = make_routing(o.routing, topo, kMaxVcsForCheck);
+    } catch (const std::invalid_argument& e) {
+      std::cerr << "error: --routing: " << e.what() << "\n";
+      return kExitInputError;
+    }
+    svg.routing = route_by.get();
     write_output_file(o.output, schedule_to_svg(s, topo, svg));
   } catch (const MemoryRefused&) {
     throw;

@@ -33,6 +33,7 @@ struct DrawOptions {
   bool no_labels = false, no_legend = false;
   int slices_per_row = 0;
   std::string title;
+  std::string routing = "dimension-order";  // for messages without a route; deterministic functions only
 };
 int schedule_draw(const DrawOptions& o);
 

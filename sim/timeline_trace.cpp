@@ -59,7 +59,7 @@ std::string worm_name(const Topology& topo, const MessageRecord& m, uint32_t id)
 }
 
 void add_metadata(const Topology& topo, int vcs, const std::vector<ChannelUse>& uses, std::vector<ojson>& out) {
-  std::map<int, std::map<int, std::string>> tracks;  // node -> track -> name
+  std::map<int, std::map<int, std::string>> tracks;  // router -> track -> name
   for (const ChannelUse& u : uses) tracks[u.node][track_of(topo, u.port, u.vc)] = track_name(topo, u.port, u.vc, vcs);
   for (const auto& [node, ts] : tracks) {
     out.push_back({{"ph", "M"}, {"name", "process_name"}, {"pid", node}, {"args", {{"name", "node " + topo.router_name(node)}}}});
@@ -69,7 +69,7 @@ void add_metadata(const Topology& topo, int vcs, const std::vector<ChannelUse>& 
   }
 }
 
-// A counter per node: how many of its output links are held by worms.
+// A counter per router: how many of its output links are held by worms.
 void add_busy_counters(const Topology& topo, const std::vector<ChannelUse>& uses, std::vector<ojson>& out) {
   std::map<int, std::map<uint64_t, int>> delta;  // node -> cycle -> change
   for (const ChannelUse& u : uses) {

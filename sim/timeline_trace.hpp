@@ -1,8 +1,8 @@
 // Timeline traces of a run (`wormsim run --trace perfetto|vcd`, docs/traces.md).
 //   perfetto: Chrome trace-event JSON (opens in ui.perfetto.dev or chrome://tracing):
-//             a process per node, a track per channel, a slice per worm holding a
+//             a process per router, a track per channel, a slice per worm holding a
 //             channel, flow arrows from send to receive, step markers and a
-//             busy-links counter per node. One microsecond on the timeline is one cycle.
+//             busy-links counter per router. One microsecond on the timeline is one cycle.
 //   vcd:      a VCD waveform (GTKWave) written by SystemC's sc_trace: per directed
 //             link its cumulative flit count, per router its buffered flits.
 #pragma once

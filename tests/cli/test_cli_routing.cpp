@@ -257,4 +257,41 @@ TEST(CliRouting, ScheduleCheckKnowsContentionOnlyForDeterministicRouting) {
   EXPECT_CONTAINS(torus.err, "error: --routing: north-last takes no option");
 }
 
+// schedule draw follows a deterministic --routing for messages without a route,
+// and refuses adaptive functions (their routes exist only in a run).
+TEST(CliRouting, ScheduleDrawFollowsTheRoutingFunction) {
+  TempDir tmp;
+  auto schedule = [](const std::string& route) {
+    return std::string(R"({"wormsim_schedule": 1, "name": "one message", "topology": {"kind": "mesh", "dims": [4, 4]},)"
+                       R"( "flits": 4, "steps": [[{"src": 0, "dst": 10)") +
+           route + "}]]}";
+  };
+  write_file(tmp / "plain.json", schedule(""));
+  write_file(tmp / "y_first.json", schedule(R"(, "route": [0, 4, 8, 9, 10])"));
+  auto draw = [&](const std::string& file, const std::vector<std::string>& extra, const std::string& svg) {
+    std::vector<std::string> args{"schedule", "draw", (tmp / file).string(), "-o", (tmp / svg).string()};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run_wormsim(args, tmp.path());
+  };
+  EXPECT_EXIT_CODE(draw("plain.json", {}, "xy.svg"), 0);
+  EXPECT_EXIT_CODE(draw("plain.json", {"--routing", "dimension-order:yx"}, "yx.svg"), 0);
+  EXPECT_EXIT_CODE(draw("y_first.json", {}, "explicit.svg"), 0);
+  EXPECT_EQ(read_file(tmp / "yx.svg"), read_file(tmp / "explicit.svg"));
+  EXPECT_NE(read_file(tmp / "xy.svg"), read_file(tmp / "yx.svg"));
+  // An explicit route wins over --routing.
+  EXPECT_EXIT_CODE(draw("y_first.json", {"--routing", "dimension-order:xy"}, "explicit_xy.svg"), 0);
+  EXPECT_EQ(read_file(tmp / "explicit_xy.svg"), read_file(tmp / "explicit.svg"));
+
+  const Result adaptive = draw("plain.json", {"--routing", "odd-even"}, "oe.svg");
+  EXPECT_EXIT_CODE(adaptive, 2);
+  EXPECT_CONTAINS(adaptive.err, "error: --routing: odd-even is adaptive");
+  EXPECT_FALSE(fs::exists(tmp / "oe.svg"));
+  const Result unknown = draw("plain.json", {"--routing", "zigzag"}, "z.svg");
+  EXPECT_EXIT_CODE(unknown, 2);
+  EXPECT_CONTAINS(unknown.err, "error: --routing: ");
+  const Result bad_order = draw("plain.json", {"--routing", "dimension-order:xx"}, "b.svg");
+  EXPECT_EXIT_CODE(bad_order, 1);
+  EXPECT_CONTAINS(bad_order.err, "dimension-order:ORDER must name each of the 2 dimensions once");
+}
+
 }  // namespace

@@ -6,7 +6,8 @@ A fenced block in README.md or docs/**/*.md that follows a marker line
 
 is checked: `wormsim ARGS` runs in a fresh folder, where ARGS may use {repo}
 for the repository's path and {out} for an output folder, and WHAT says what
-the block shows. ARGS starting with `scripts/NAME` run that script of the
+the block shows (a first line "$ COMMAND" in the block, the command as a
+reader would type it, is not part of the output). ARGS starting with `scripts/NAME` run that script of the
 repository with Debian's python3 instead; `A && B` runs A first (it must
 succeed) and checks B:
 
@@ -60,7 +61,10 @@ def _examples():
             end = start + 1
             while end < len(lines) and not lines[end].startswith("```"):
                 end += 1
-            block = "\n".join(lines[start + 1:end]) if end < len(lines) else None
+            body = lines[start + 1:end]
+            if body and body[0].startswith("$ "):
+                body = body[1:]
+            block = "\n".join(body) if end < len(lines) else None
             where = f"{os.path.relpath(path, REPO)}:{i + 1}"
             found.append(pytest.param(m.group(1), m.group(2), block, id=where))
     return found
@@ -136,7 +140,8 @@ def test_documented_example(args, what, block, wormsim, tmp_path):
             assert proc.returncode == int(arg), f"exit {proc.returncode}\n{proc.stderr}"
         elif kind in ("stdout", "stderr"):
             got = proc.stdout if kind == "stdout" else proc.stderr
-            got = got.replace(out, "{out}").replace(REPO, "{repo}")
+            # Help texts name the binary by the path it was run as.
+            got = got.replace(out, "{out}").replace(f"Usage: {wormsim} ", "Usage: wormsim ").replace(REPO, "{repo}")
             assert _text_matches(block, got), f"documented:\n{block}\n--- actual {kind}:\n{got}"
         elif kind == "file":
             assert "exit" in what or proc.returncode == 0, f"exit {proc.returncode}\n{proc.stderr}"
