@@ -155,6 +155,7 @@ void ExpressWorms::step_routers(uint64_t now) {
         const Flit f = move.take(q);
         ++moved;
         ++ejected;
+        ctx_->count_ejected(w.msg, 1);
         if (f.tail) {
           s.router->eject(f, now);
           end_stage(w, last, f, now);
@@ -220,6 +221,7 @@ void ExpressWorms::thaw(Worm& w, uint64_t to) {
     ctx_->flits_moved += moves;
     ctx_->flits_injected += d;
     ctx_->flits_ejected += d;
+    ctx_->count_ejected(w.msg, d);
     flit_moves_ += moves;
   }
   w.frozen_from = to;

@@ -30,6 +30,7 @@ std::string to_string(RunStatus s) {
     case RunStatus::Interrupted: return "interrupted";
     case RunStatus::Stalled: return "stalled";
     case RunStatus::NoProgress: return "no_progress";
+    case RunStatus::Saturated: return "saturated";
   }
   return "?";
 }
@@ -226,6 +227,12 @@ void Network::tick() {
   step_express_interfaces(now);
   for (TrafficSource* src : sources_) src->after_interfaces(*this, now);
   ctx_.injected_now.clear();
+  for (const TrafficSource* src : sources_)
+    if (src->saturated()) {
+      express_.sync(now);
+      status_ = RunStatus::Saturated;
+      return;
+    }
   if (!traced_buffered_.empty()) update_traced_buffers();
 
 #ifdef WORMSIM_CHECKED

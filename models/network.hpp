@@ -36,7 +36,7 @@ struct NetworkParams {
 
 // Deadlock: the watchdog stopped the run and found a cycle of worms each waiting
 // for the next; NoProgress: the watchdog stopped it and found no such cycle.
-enum class RunStatus { Running, Completed, Deadlock, CycleLimit, Interrupted, Stalled, NoProgress };
+enum class RunStatus { Running, Completed, Deadlock, CycleLimit, Interrupted, Stalled, NoProgress, Saturated };
 std::string to_string(RunStatus s);
 
 // One hop of a wait-for cycle found by the watchdog (or one blocked head, when there is no cycle).
@@ -68,6 +68,13 @@ class Network : public sc_core::sc_module {
 
   const Topology& topology() const { return topo_; }
   const SimContext& context() const { return ctx_; }
+  // Keeps SimContext::ejected_at (flits ejected per endpoint) from now on.
+  void count_ejections_per_endpoint() { ctx_.ejected_at.assign(static_cast<size_t>(topo_.num_endpoints()), 0); }
+  // Brings the counters (link_busy, flits ejected) to the end of cycle `now`,
+  // which has been fully simulated: worms streaming in the steady state are
+  // counted lazily otherwise (models/express_worms.hpp). Only from a traffic
+  // source's after_interfaces(now).
+  void settle_counts(uint64_t now) { express_.sync(now); }
   // Timeline traces (sim/trace_*.hpp): record channel occupancy into `uses`, and
   // trace per-link flit counters and per-router buffer fill into a VCD file.
   void record_channel_use(std::vector<ChannelUse>* uses) { ctx_.channel_trace = uses; }

@@ -345,6 +345,7 @@ void Router::move_flit(int in_vc, int in_port, uint64_t now) {
     ov.dst->accept(ov.dst_port, *ov.down, move.across_link(f));
   } else {
     ++ctx_->flits_ejected;
+    ctx_->count_ejected(f.msg, 1);
     if (f.head | f.tail) eject(f, now);
   }
   if (f.tail) release_output(in_vc, f, now);

@@ -113,6 +113,12 @@ struct SimContext {
   uint64_t flits_moved = 0;     // flit movements of any kind (cumulative)
   uint64_t flits_injected = 0;
   uint64_t flits_ejected = 0;
+  // Flits ejected per endpoint (cumulative): kept only when a measurement
+  // window asks for it (sim/measurement_window.hpp); empty otherwise.
+  std::vector<uint64_t> ejected_at;
+  void count_ejected(uint32_t msg, uint64_t flits) {
+    if (!ejected_at.empty()) ejected_at[static_cast<size_t>(msgs[msg].dst)] += flits;
+  }
 
   const RouteHop* route_of(uint32_t msg) const { return hops.data() + msgs[msg].route_begin; }
 

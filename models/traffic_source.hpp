@@ -26,6 +26,10 @@ class TrafficSource {
   // The next cycle at which the source releases something on its own (not in
   // reaction to a delivery), so that the network can skip idle cycles up to it.
   virtual uint64_t next_event() const { return UINT64_MAX; }
+  // True when the source finds that the network cannot deliver what it offers
+  // (a measurement window that does not drain): the run stops with status
+  // saturated after the current cycle.
+  virtual bool saturated() const { return false; }
 };
 
 }  // namespace wormsim

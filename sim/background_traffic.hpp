@@ -52,6 +52,8 @@ class BackgroundTraffic : public TrafficSource {
   uint64_t next_event() const override;
 
   uint64_t generated() const { return generated_; }
+  // Creates no more packets (a measurement window has drained).
+  void stop_offering() { arrivals_ = {}; }
 
  private:
   double uniform01();

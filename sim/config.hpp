@@ -19,6 +19,7 @@
 #include "schedules/terminal_text.hpp"
 #include "sim/background_traffic.hpp"
 #include "sim/executor.hpp"
+#include "sim/measurement_window.hpp"
 
 namespace wormsim {
 
@@ -54,6 +55,7 @@ struct Config {
   ScheduleSource schedule;
   bool has_traffic = false;
   BackgroundSpec traffic;  // seed is run.seed; hotspots are resolved from hotspot_refs at run time
+  WindowSpec window;       // traffic.warmup_cycles, measure_cycles, drain_cycles
   std::vector<NodeRef> hotspot_refs;
   ExecutionMode mode = ExecutionMode::Barrier;  // schedule.mode
   bool strict = false;                          // schedule.strict

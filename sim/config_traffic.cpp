@@ -18,10 +18,25 @@ const ParamSection kTrafficParams{
          .in("packets per node per cycle")
          .describe("packets per node per cycle, e.g. 0.005"),
      P::integer("cycles", 1, kMaxTrafficCycles)
-         .must_be_given()
          .range("1..2^40")
          .in("cycles")
-         .describe("length of the injection window in cycles"),
+         .describe("length of the injection window in cycles; required unless measure_cycles is given"),
+     P::integer("warmup_cycles", 0, kMaxTrafficCycles)
+         .by_default(0)
+         .range("0..2^40")
+         .in("cycles")
+         .describe("with measure_cycles: cycles of offered traffic before the measurement window opens"),
+     P::integer("measure_cycles", 1, kMaxTrafficCycles)
+         .range("1..2^40")
+         .in("cycles")
+         .describe("length of the measurement window: statistics cover the packets created in it "
+                   "(docs/load-studies.md); not with cycles"),
+     P::integer("drain_cycles", 1, kMaxTrafficCycles)
+         .default_is("10 x measure_cycles")
+         .range("1..2^40")
+         .in("cycles")
+         .describe("with measure_cycles: cycles after the window within which its packets must be delivered, "
+                   "else the run stops as saturated"),
      P::compound("flits", "integer, list, or mapping")
          .by_default(16)
          .range("lengths 1..1048576")
@@ -113,6 +128,28 @@ void read_hotspot(ConfigSection& s, Config& c) {
   hs.record("fraction", t.hotspot_fraction);
 }
 
+// Either an injection window (cycles) or phases (warm-up, measurement, drain cap).
+void read_phases(ConfigSection& s, Config& c) {
+  WindowSpec& w = c.window;
+  if (!s.has("measure_cycles")) {
+    for (const char* key : {"warmup_cycles", "drain_cycles"})
+      if (s.has(key)) s.fail(key, "only meaningful with measure_cycles (a measurement window)", s.at(key));
+    if (!s.has("cycles")) s.missing("cycles", "length of the injection window, or measure_cycles for a measured load run");
+    c.traffic.cycles = static_cast<uint64_t>(s.integer("cycles"));
+    return;
+  }
+  if (s.has("cycles"))
+    s.fail("cycles", "give either cycles (an injection window) or measure_cycles (phases), not both", s.at("cycles"));
+  w.enabled = true;
+  w.warmup = static_cast<uint64_t>(s.integer("warmup_cycles"));
+  w.measure = static_cast<uint64_t>(s.integer("measure_cycles"));
+  w.drain = s.has("drain_cycles") ? static_cast<uint64_t>(s.integer("drain_cycles")) : 10 * w.measure;
+  s.record("drain_cycles", w.drain);
+  if (w.offer_end() > kMaxTrafficCycles)
+    s.fail("measure_cycles", "warmup_cycles + measure_cycles + drain_cycles must be at most 2^40", s.at("measure_cycles"));
+  c.traffic.cycles = w.offer_end();  // packets are offered until the window drains, at most to the drain cap
+}
+
 }  // namespace
 
 void read_traffic(ConfigSection& s, Config& c) {
@@ -124,7 +161,7 @@ void read_traffic(ConfigSection& s, Config& c) {
   if (!s.has("rate")) s.missing("rate");
   t.rate = probability(s, "rate", false);
   s.record("rate", t.rate);
-  t.cycles = static_cast<uint64_t>(s.integer("cycles"));
+  read_phases(s, c);
   read_lengths(s, t);
   read_hotspot(s, c);
 }

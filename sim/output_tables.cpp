@@ -51,6 +51,38 @@ const StatTable kBackground{
      {"latency.max", I, "cycles", "largest latency"}}};
 WORMSIM_DECLARE_STATS(kBackground);
 
+const StatTable kLoad{
+    "summary.json", "load", "a measured load run: the packets created in the measurement window",
+    "only with traffic.measure_cycles", 25,
+    {{"warmup_cycles", I, "cycles", "traffic.warmup_cycles: the window opens at this cycle"},
+     {"measure_cycles", I, "cycles", "traffic.measure_cycles: the window's length"},
+     {"drain_limit_cycles", I, "cycles", "traffic.drain_cycles: the cap on drain_cycles"},
+     {"drain_cycles", I, "cycles",
+      "from the window's end to the last delivery of a packet created in it (0: all in before it closed)"},
+     {"saturated", B, "", "the window's packets were not all delivered within drain_limit_cycles"},
+     {"packets", I, "packets", "background packets created in the window"},
+     {"delivered", I, "packets", "of those, delivered"},
+     {"offered_packets_per_node_cycle", N, "packets per node per cycle", "packets / (endpoints x measure_cycles)"},
+     {"offered.mean", N, "flits per node per cycle",
+      "flits of the packets created in the window / (endpoints x measure_cycles)"},
+     {"offered.min", N, "flits per node per cycle", "the least any endpoint offered"},
+     {"offered.max", N, "flits per node per cycle", "the most any endpoint offered"},
+     {"accepted.mean", N, "flits per node per cycle",
+      "flits ejected during the window (any packet) / (endpoints x measure_cycles)"},
+     {"accepted.min", N, "flits per node per cycle", "the least any endpoint accepted"},
+     {"accepted.max", N, "flits per node per cycle", "the most any endpoint accepted"},
+     {"packet_latency.mean", N, "cycles", "delivered - created, of the delivered packets (source queueing included)"},
+     {"packet_latency.p50", I, "cycles", "median (nearest rank)"},
+     {"packet_latency.p99", I, "cycles", "99th percentile (nearest rank)"},
+     {"packet_latency.max", I, "cycles", "largest"},
+     {"network_latency.mean", N, "cycles", "delivered - injected (header entered the source router)"},
+     {"network_latency.p50", I, "cycles", "median (nearest rank)"},
+     {"network_latency.p99", I, "cycles", "99th percentile (nearest rank)"},
+     {"network_latency.max", I, "cycles", "largest"},
+     {"link_utilisation.mean", N, "", "flits carried during the window / (links x measure_cycles)"},
+     {"link_utilisation.max", N, "", "max over links of flits carried during the window / measure_cycles"}}};
+WORMSIM_DECLARE_STATS(kLoad);
+
 const StatTable kInvariants{
     "summary.json", "invariants", "the simulator's self-checks", "always", 30,
     {{"flits_conserved", B, "", "completed: flits_injected == flits_ejected; stopped: the rest are in buffers"},
@@ -133,6 +165,7 @@ WORMSIM_DECLARE_STATS(kSteps);
 
 const StatTable& metrics_stats() { return kMetrics; }
 const StatTable& background_stats() { return kBackground; }
+const StatTable& load_stats() { return kLoad; }
 const StatTable& invariant_stats() { return kInvariants; }
 const StatTable& host_stats() { return kHost; }
 const StatTable& message_columns() { return kMessages; }

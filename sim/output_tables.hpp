@@ -10,6 +10,7 @@ namespace wormsim {
 
 const StatTable& metrics_stats();      // summary.json "metrics"
 const StatTable& background_stats();   // summary.json "background"
+const StatTable& load_stats();         // summary.json "load"
 const StatTable& invariant_stats();    // summary.json "invariants"
 const StatTable& host_stats();         // summary.json "host"
 const StatTable& message_columns();    // messages.csv

@@ -33,6 +33,35 @@ void put_cycle(CsvText& out, uint64_t c) {
   if (c != kNever) out << c;
 }
 
+nlohmann::ordered_json load_json(const LoadMetrics& l) {
+  return StatBlock(load_stats())
+      .set("warmup_cycles", l.warmup)
+      .set("measure_cycles", l.measure)
+      .set("drain_limit_cycles", l.drain_limit)
+      .set("drain_cycles", l.drain_cycles)
+      .set("saturated", l.saturated)
+      .set("packets", l.packets)
+      .set("delivered", l.delivered)
+      .set("offered_packets_per_node_cycle", l.offered_packets)
+      .set("offered.mean", l.offered.mean)
+      .set("offered.min", l.offered.min)
+      .set("offered.max", l.offered.max)
+      .set("accepted.mean", l.accepted.mean)
+      .set("accepted.min", l.accepted.min)
+      .set("accepted.max", l.accepted.max)
+      .set("packet_latency.mean", l.packet_latency.mean)
+      .set("packet_latency.p50", l.packet_latency.p50)
+      .set("packet_latency.p99", l.packet_latency.p99)
+      .set("packet_latency.max", l.packet_latency.max)
+      .set("network_latency.mean", l.network_latency.mean)
+      .set("network_latency.p50", l.network_latency.p50)
+      .set("network_latency.p99", l.network_latency.p99)
+      .set("network_latency.max", l.network_latency.max)
+      .set("link_utilisation.mean", l.link_utilisation_mean)
+      .set("link_utilisation.max", l.link_utilisation_max)
+      .json();
+}
+
 }  // namespace
 
 std::string summary_json(const RunReport& rep) {
@@ -97,6 +126,7 @@ std::string summary_json(const RunReport& rep) {
             .set("latency.max", b.latency.max)
             .json();
   }
+  if (rep.load) j["load"] = load_json(*rep.load);
   // A run that stopped early still conserves flits: those not ejected are in buffers.
   const bool complete = m.status == "completed";
   const bool buffers_ok = net.buffers_consistent();
@@ -311,6 +341,13 @@ std::string human_summary(const RunReport& rep, const std::string& dir, const st
      << " msgs), port wait " << m.port_wait.cycles << " cycles\n";
   os << "links:       mean utilisation " << fixed(m.link_util_mean, 4) << ", max " << fixed(m.link_util_max, 4)
      << " (" << m.links_used << " of " << m.links << " used)\n";
+  if (rep.load) {
+    const LoadMetrics& l = *rep.load;
+    os << "load window: cycles " << l.warmup << ".." << l.warmup + l.measure << (l.saturated ? ", saturated" : "")
+       << "; offered " << fixed(l.offered.mean, 4) << ", accepted " << fixed(l.accepted.mean, 4)
+       << " flits/node/cycle; packet latency mean " << fixed(l.packet_latency.mean, 2) << ", network latency mean "
+       << fixed(l.network_latency.mean, 2) << " cycles\n";
+  }
   if (m.has_background) {
     os << "background:  " << m.background.delivered << " of " << m.background.messages << " packets delivered, latency mean "
        << fixed(m.background.latency.mean, 2) << ", p99 " << m.background.latency.p99 << " cycles\n";

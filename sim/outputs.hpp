@@ -3,12 +3,14 @@
 // (sim/output_set.hpp): summary.json last, with the size and CRC-32 of the others.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "models/network.hpp"
 #include "schedules/schedule.hpp"
 #include "sim/config.hpp"
+#include "sim/load_metrics.hpp"
 #include "sim/metrics.hpp"
 #include "sim/output_set.hpp"
 
@@ -32,6 +34,7 @@ struct RunReport {
   const std::vector<uint32_t>* step_offsets = nullptr;
   const std::vector<OutputFile>* outputs = nullptr;  // the rest of the set, for the manifest
   RunMetrics metrics;
+  std::optional<LoadMetrics> load;  // a measured load run (traffic.measure_cycles)
   HostTiming host;
   std::vector<std::string> warnings;
 };

@@ -76,6 +76,11 @@ const std::vector<GoldenCase>& golden_cases() {
        "configs/default.yaml",
        set({"schedule={algorithm: umesh, source: [2, 5], mode: eager, flits: 9}", "network.dims=[8,8]",
             "network.port_model=k-port", "network.ports=2"})},
+      {"load_8x8_uniform", "configs/load_8x8_uniform.yaml", {}},
+      {"load_8x8_saturated",
+       "configs/load_8x8_uniform.yaml",
+       set({"traffic.rate=0.08", "traffic.warmup_cycles=500", "traffic.measure_cycles=1000",
+            "traffic.drain_cycles=1000"})},
   };
   return cases;
 }

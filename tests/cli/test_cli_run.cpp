@@ -436,6 +436,13 @@ TEST(CliRun, FastPathsChangeNothing) {
       {kCmesh, "--set", "network.port_model=2-port", "--set", "network.buffer_flits=1", "--set",
        "network.concentration=3", "--set", "schedule=null", "--set",
        "traffic={pattern: uniform, rate: 0.05, flits: 6, cycles: 800}"},
+      // Measured load runs: counters read at the window's edges while worms stream
+      // in the steady state, a drained window, and a saturated one stopped at its drain cap.
+      {(source_dir() / "configs" / "load_8x8_uniform.yaml").string(), "--set", "traffic.warmup_cycles=300", "--set",
+       "traffic.measure_cycles=700"},
+      {(source_dir() / "configs" / "load_8x8_uniform.yaml").string(), "--set", "traffic.rate=0.08", "--set",
+       "traffic.warmup_cycles=200", "--set", "traffic.measure_cycles=500", "--set", "traffic.drain_cycles=400",
+       "--set", "traffic.flits=24"},
   };
   TempDir tmp;
   for (size_t c = 0; c < cases.size(); ++c) {

@@ -112,7 +112,7 @@ def test_every_declared_column_and_metric_is_documented_and_nothing_else(stats):
 def test_summary_blocks_outside_the_tables_name_every_field(stats):
     text = open(os.path.join(REPO, "docs", "metrics.md"), encoding="utf-8").read()
     for s in stats:
-        if s["block"] in ("background", "host", "invariants"):
+        if s["block"] in ("background", "load", "host", "invariants"):
             leaf = s["name"].split(".")[0]
             assert f"`{leaf}`" in text or f"`{s['block']}.{s['name']}`" in text, f"docs/metrics.md does not name summary.json {s['block']}.{s['name']}"
 
@@ -157,7 +157,9 @@ traffic: {pattern: %(pattern)s, rate: 0.01, cycles: 100%(hotspot)s}
 """
 
 # Keys whose checks need another key set first (their declarations say so in their description).
-CONTEXT = {"network.ports": ["network.port_model=k-port", "network.ports=2"]}
+_PHASES = ["traffic.cycles=null", "traffic.measure_cycles=100"]
+CONTEXT = {"network.ports": ["network.port_model=k-port", "network.ports=2"],
+           "traffic.warmup_cycles": _PHASES, "traffic.measure_cycles": _PHASES, "traffic.drain_cycles": _PHASES}
 
 
 def _config_for(k, tmp_path):

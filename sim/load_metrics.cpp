@@ -1,0 +1,62 @@
+#include "sim/load_metrics.hpp"
+
+#include <algorithm>
+
+namespace wormsim {
+
+namespace {
+
+// Per-endpoint counts over the window as rates (per cycle).
+PerEndpoint per_endpoint(const std::vector<uint64_t>& counts, uint64_t cycles) {
+  PerEndpoint p;
+  if (counts.empty() || cycles == 0) return p;
+  const double c = static_cast<double>(cycles);
+  uint64_t lo = counts[0], hi = counts[0], sum = 0;
+  for (uint64_t n : counts) {
+    lo = std::min(lo, n);
+    hi = std::max(hi, n);
+    sum += n;
+  }
+  p.min = static_cast<double>(lo) / c;
+  p.max = static_cast<double>(hi) / c;
+  p.mean = static_cast<double>(sum) / c / static_cast<double>(counts.size());
+  return p;
+}
+
+}  // namespace
+
+LoadMetrics compute_load_metrics(const Network& net, const MeasurementWindow& window) {
+  const SimContext& ctx = net.context();
+  const WindowSpec& w = window.spec();
+  LoadMetrics r;
+  r.warmup = w.warmup;
+  r.measure = w.measure;
+  r.drain_limit = w.drain;
+  r.saturated = window.saturated();
+  const uint64_t drained = window.drained_at();
+  r.drain_cycles = drained != kNever && drained >= w.window_end() ? drained - w.window_end() + 1 : 0;
+  if (r.saturated) r.drain_cycles = w.drain;
+  std::vector<uint64_t> offered(static_cast<size_t>(net.topology().num_endpoints()), 0);
+  std::vector<uint64_t> packet, network;
+  for (const MessageRecord& m : ctx.msgs) {
+    if (m.step >= 0 || !window.in_window(m.release)) continue;
+    ++r.packets;
+    offered[static_cast<size_t>(m.src)] += m.flits;
+    if (m.delivered == kNever) continue;
+    ++r.delivered;
+    packet.push_back(m.delivered - m.release);
+    network.push_back(m.delivered - m.inject);
+  }
+  r.offered = per_endpoint(offered, w.measure);
+  r.accepted = per_endpoint(window.ejected_in_window(), w.measure);
+  r.offered_packets = static_cast<double>(r.packets) / static_cast<double>(w.measure) /
+                      static_cast<double>(offered.size());
+  r.packet_latency = latency_stats(std::move(packet));
+  r.network_latency = latency_stats(std::move(network));
+  const PerEndpoint links = per_endpoint(window.carried_in_window(), w.measure);
+  r.link_utilisation_mean = links.mean;
+  r.link_utilisation_max = links.max;
+  return r;
+}
+
+}  // namespace wormsim

@@ -1,0 +1,83 @@
+#include "sim/measurement_window.hpp"
+
+#include "models/network.hpp"
+#include "sim/background_traffic.hpp"
+
+namespace wormsim {
+
+MeasurementWindow::MeasurementWindow(const WindowSpec& spec, BackgroundTraffic& background)
+    : spec_(spec), background_(background), drained_at_(kNever) {}
+
+void MeasurementWindow::start(Network& net, uint64_t) {
+  net.count_ejections_per_endpoint();
+  if (spec_.warmup == 0) {  // nothing has happened before cycle 0
+    ejected_start_.assign(static_cast<size_t>(net.topology().num_endpoints()), 0);
+    carried_start_.assign(net.context().link_busy.size(), 0);
+    opened_ = true;
+  }
+}
+
+uint64_t MeasurementWindow::next_event() const {
+  // The last cycle of a phase must be simulated (not skipped as idle) so that
+  // its counters can be read at its end.
+  if (!opened_) return spec_.warmup - 1;
+  if (!closed_) return spec_.window_end() - 1;
+  if (drained_at_ == kNever) return spec_.offer_end() - 1;
+  return kNever;
+}
+
+void MeasurementWindow::after_routers(Network& net, uint64_t now) {
+  const SimContext& ctx = net.context();
+  for (uint32_t id : ctx.delivered_now) {
+    const MessageRecord& m = ctx.msgs[id];
+    if (m.step < 0 && in_window(m.release)) {
+      ++delivered_;
+      last_delivery_ = now;
+    }
+  }
+}
+
+void MeasurementWindow::after_interfaces(Network& net, uint64_t now) {
+  count_new_messages(net);
+  if (!opened_ && now + 1 >= spec_.warmup) {
+    snapshot(net, now, ejected_start_, carried_start_);
+    opened_ = true;
+  }
+  if (opened_ && !closed_ && now + 1 >= spec_.window_end()) {
+    snapshot(net, now, ejected_end_, carried_end_);
+    closed_ = true;
+  }
+  if (!closed_ || drained_at_ != kNever) return;
+  if (delivered_ == created_) {
+    drained_at_ = created_ ? last_delivery_ : now;
+    background_.stop_offering();
+  } else if (now + 1 >= spec_.offer_end()) {
+    saturated_ = true;
+  }
+}
+
+void MeasurementWindow::count_new_messages(const Network& net) {
+  const auto& msgs = net.context().msgs;
+  for (; seen_ < msgs.size(); ++seen_)
+    if (msgs[seen_].step < 0 && in_window(msgs[seen_].release)) ++created_;
+}
+
+void MeasurementWindow::snapshot(Network& net, uint64_t now, std::vector<uint64_t>& ejected,
+                                 std::vector<uint64_t>& carried) {
+  net.settle_counts(now);
+  ejected = net.context().ejected_at;
+  carried = net.context().link_busy;
+}
+
+namespace {
+std::vector<uint64_t> difference(const std::vector<uint64_t>& end, const std::vector<uint64_t>& start) {
+  std::vector<uint64_t> d(end.size(), 0);
+  for (size_t i = 0; i < end.size() && i < start.size(); ++i) d[i] = end[i] - start[i];
+  return d;
+}
+}  // namespace
+
+std::vector<uint64_t> MeasurementWindow::ejected_in_window() const { return difference(ejected_end_, ejected_start_); }
+std::vector<uint64_t> MeasurementWindow::carried_in_window() const { return difference(carried_end_, carried_start_); }
+
+}  // namespace wormsim

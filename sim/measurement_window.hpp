@@ -1,0 +1,76 @@
+// Warm-up, measurement and drain phases of a load run (docs/load-studies.md),
+// with BookSim's semantics: background traffic is offered from cycle 0; the
+// packets created in the measurement window [warmup, warmup + measure) are the
+// measured ones; after the window, traffic keeps being offered (the measured
+// packets see a loaded network to the end) until every measured packet has
+// been delivered. Then the background source stops creating packets and the
+// run drains what is left, so every output covers every packet. A window whose
+// packets are not all delivered within `drain` cycles after its end is
+// saturated: the run stops there, with status saturated.
+//
+// The window also keeps the counters that only a cycle-exact snapshot gives:
+// flits ejected per endpoint and flits carried per link, at the end of cycles
+// warmup - 1 and warmup + measure - 1, so accepted throughput counts the flits
+// ejected during the window, whichever packet they belong to.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "models/traffic_source.hpp"
+
+namespace wormsim {
+
+class BackgroundTraffic;
+
+struct WindowSpec {
+  bool enabled = false;  // traffic.measure_cycles given
+  uint64_t warmup = 0;   // cycles before the window
+  uint64_t measure = 0;  // length of the window
+  uint64_t drain = 0;    // cap on the cycles after the window until the measured packets are delivered
+
+  uint64_t window_end() const { return warmup + measure; }
+  // Packets are offered up to here at most (the drain cap).
+  uint64_t offer_end() const { return warmup + measure + drain; }
+};
+
+class MeasurementWindow : public TrafficSource {
+ public:
+  MeasurementWindow(const WindowSpec& spec, BackgroundTraffic& background);
+
+  void start(Network& net, uint64_t now) override;
+  void after_routers(Network& net, uint64_t now) override;
+  void after_interfaces(Network& net, uint64_t now) override;
+  bool finished() const override { return true; }
+  uint64_t next_event() const override;
+  bool saturated() const override { return saturated_; }
+
+  const WindowSpec& spec() const { return spec_; }
+  bool in_window(uint64_t created) const { return created >= spec_.warmup && created < spec_.window_end(); }
+  // Per endpoint: flits ejected during the window.
+  std::vector<uint64_t> ejected_in_window() const;
+  // Per link: flits carried during the window.
+  std::vector<uint64_t> carried_in_window() const;
+  uint64_t measured_created() const { return created_; }
+  uint64_t measured_delivered() const { return delivered_; }
+  // The cycle at which the last measured packet was delivered (kNever while some are not).
+  uint64_t drained_at() const { return drained_at_; }
+  // True once the window has closed (the run reached its end).
+  bool closed() const { return closed_; }
+
+ private:
+  void snapshot(Network& net, uint64_t now, std::vector<uint64_t>& ejected, std::vector<uint64_t>& carried);
+  void count_new_messages(const Network& net);
+
+  WindowSpec spec_;
+  BackgroundTraffic& background_;
+  std::vector<uint64_t> ejected_start_, ejected_end_, carried_start_, carried_end_;
+  bool opened_ = false, closed_ = false, saturated_ = false;
+  size_t seen_ = 0;  // messages already looked at for creation in the window
+  uint64_t created_ = 0, delivered_ = 0;
+  uint64_t last_delivery_ = 0;
+  uint64_t drained_at_;
+};
+
+}  // namespace wormsim

@@ -1,0 +1,209 @@
+// Measured load runs (traffic.warmup_cycles, measure_cycles, drain_cycles;
+// docs/load-studies.md): checked against theory (zero-load latency, the
+// channel-load bound of uniform traffic), against the run's own records, and
+// for bad input.
+#include <cstdlib>
+#include <fstream>
+#include <map>
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_harness.hpp"
+
+using namespace wormsim_cli;
+using nlohmann::json;
+
+namespace {
+
+const std::string kLoadConfig = (source_dir() / "configs" / "load_8x8_uniform.yaml").string();
+
+json summary_of(const fs::path& out) {
+  std::ifstream in(out / "summary.json");
+  return json::parse(in);
+}
+
+// Runs the shipped load config with overrides; returns summary.json.
+json run_load(const TempDir& tmp, const std::string& name, const std::vector<std::string>& sets, int exit_code = 0) {
+  std::vector<std::string> args{"run", kLoadConfig, "--quiet", "--out", (tmp / name).string(), "--set",
+                                "output.host_timing=false"};
+  for (const auto& s : sets) args.insert(args.end(), {"--set", s});
+  const Result r = run_wormsim(args, tmp.path(), 120);
+  EXPECT_EXIT_CODE(r, exit_code);
+  return summary_of(tmp / name);
+}
+
+// Column values of messages.csv rows, by header name.
+std::vector<std::map<std::string, std::string>> csv_rows(const fs::path& file) {
+  const std::vector<std::string> text = lines(read_file(file));
+  auto split = [](const std::string& l) {
+    std::vector<std::string> f;
+    std::string cur;
+    bool quoted = false;
+    for (char ch : l) {
+      if (ch == '"') quoted = !quoted;
+      else if (ch == ',' && !quoted) f.push_back(std::exchange(cur, ""));
+      else cur += ch;
+    }
+    f.push_back(cur);
+    return f;
+  };
+  const std::vector<std::string> header = split(text.at(0));
+  std::vector<std::map<std::string, std::string>> rows;
+  for (size_t i = 1; i < text.size(); ++i) {
+    const std::vector<std::string> f = split(text[i]);
+    std::map<std::string, std::string> row;
+    for (size_t c = 0; c < header.size() && c < f.size(); ++c) row[header[c]] = f[c];
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+// Mean distance between two distinct nodes of a k x k mesh, counted pair by pair.
+double mean_mesh_distance(int k) {
+  double sum = 0;
+  long pairs = 0;
+  for (int a = 0; a < k * k; ++a)
+    for (int b = 0; b < k * k; ++b)
+      if (a != b) {
+        sum += std::abs(a % k - b % k) + std::abs(a / k - b / k);
+        ++pairs;
+      }
+  return sum / static_cast<double>(pairs);
+}
+
+// At a load far below saturation, a packet's network latency is its zero-load
+// latency (docs/timing-model.md: (H+1) t_r + H t_l + L - 1 = 2H + L here), and
+// uniform traffic's mean H is the mesh's mean distance between distinct nodes.
+TEST(LoadWindow, LightLoadLatencyIsTheZeroLoadFormula) {
+  TempDir tmp;
+  const json s = run_load(tmp, "light", {"traffic.rate=0.001", "traffic.warmup_cycles=1000", "traffic.measure_cycles=40000"});
+  const json& l = s.at("load");
+  EXPECT_EQ(s.at("status"), "completed");
+  EXPECT_FALSE(l.at("saturated").get<bool>());
+  ASSERT_GT(l.at("packets").get<int>(), 2000);
+  EXPECT_EQ(l.at("delivered"), l.at("packets"));
+  const double hops_theory = mean_mesh_distance(8);  // 5.333
+  double hops = 0, zero_load = 0;
+  int measured = 0;
+  for (const auto& row : csv_rows(tmp / "light" / "messages.csv")) {
+    const long release = std::stol(row.at("release"));
+    if (release < 1000 || release >= 41000) continue;
+    hops += std::stod(row.at("hops"));
+    zero_load += std::stod(row.at("zero_load_latency"));
+    ++measured;
+  }
+  ASSERT_EQ(measured, l.at("packets").get<int>());
+  hops /= measured;
+  zero_load /= measured;
+  EXPECT_NEAR(hops, hops_theory, 0.02 * hops_theory);  // the sample of destinations
+  EXPECT_DOUBLE_EQ(zero_load, 2 * hops + 8);
+  const double network = l.at("network_latency").at("mean").get<double>();
+  EXPECT_GE(network, zero_load);
+  EXPECT_LE(network, 1.01 * zero_load);
+  EXPECT_GE(l.at("packet_latency").at("mean").get<double>(), network);
+  // Offered and accepted agree at light load (per node and in the mean).
+  EXPECT_NEAR(l.at("accepted").at("mean").get<double>(), l.at("offered").at("mean").get<double>(), 0.0005);
+  EXPECT_NEAR(l.at("offered_packets_per_node_cycle").get<double>(), 0.001, 0.0001);
+}
+
+// Uniform traffic on a k x k mesh under dimension-order routing cannot be
+// accepted above the bisection's channel-load bound 4/k flits/node/cycle; past
+// saturation accepted throughput flattens while offered keeps rising, and the
+// window cannot drain: the run stops as saturated (exit 0, a measurement).
+TEST(LoadWindow, AcceptedFlattensBelowTheChannelLoadBound) {
+  TempDir tmp;
+  const double bound = 4.0 / 8;
+  std::vector<double> offered, accepted;
+  for (const std::string rate : {"0.01", "0.02", "0.07", "0.1"}) {
+    const json s = run_load(tmp, "r" + rate,
+                            {"traffic.rate=" + rate, "traffic.warmup_cycles=1000", "traffic.measure_cycles=4000",
+                             "traffic.drain_cycles=2000"});
+    offered.push_back(s.at("load").at("offered").at("mean").get<double>());
+    accepted.push_back(s.at("load").at("accepted").at("mean").get<double>());
+    EXPECT_LT(accepted.back(), bound) << rate;
+    const bool light = rate == "0.01" || rate == "0.02";
+    EXPECT_EQ(s.at("status"), light ? "completed" : "saturated") << rate;
+    EXPECT_EQ(s.at("load").at("saturated").get<bool>(), !light) << rate;
+    if (light) {
+      EXPECT_NEAR(accepted.back(), offered.back(), 0.01 * offered.back()) << rate;
+      EXPECT_EQ(s.at("invariants").at("all_messages_delivered"), true);
+    } else {
+      EXPECT_LT(accepted.back(), 0.8 * offered.back()) << rate;
+      EXPECT_EQ(s.at("load").at("drain_cycles"), 2000);
+      EXPECT_EQ(s.at("invariants").at("all_messages_delivered"), false);
+      EXPECT_EQ(s.at("invariants").at("flits_conserved"), true);
+    }
+  }
+  EXPECT_NEAR(accepted[3], accepted[2], 0.05 * accepted[2]);  // flat past saturation
+  EXPECT_GT(offered[3], 1.3 * offered[2]);
+}
+
+TEST(LoadWindow, SaturatedRunSaysSoAndExitsZero) {
+  TempDir tmp;
+  const Result r = run_wormsim({"run", kLoadConfig, "--out", (tmp / "o").string(), "--set", "traffic.rate=0.1", "--set",
+                                "traffic.warmup_cycles=100", "--set", "traffic.measure_cycles=500", "--set",
+                                "traffic.drain_cycles=300"},
+                               tmp.path());
+  EXPECT_EXIT_CODE(r, 0);
+  EXPECT_CONTAINS(r.err, "run saturated: the packets of the measurement window were not all delivered within 300 cycles");
+  EXPECT_CONTAINS(r.out, "load window: cycles 100..600, saturated; offered ");
+  const json s = summary_of(tmp / "o");
+  EXPECT_EQ(s.at("status"), "saturated");
+  EXPECT_EQ(s.at("metrics").at("completion_cycles"), 899);  // the run stopped after cycle 600 + 300 - 1
+}
+
+// The simulation up to the window's end does not depend on the window: runs
+// that differ only in measure_cycles agree on every packet delivered before
+// the shorter window closes.
+TEST(LoadWindow, LongerWindowChangesNothingBeforeIt) {
+  TempDir tmp;
+  run_load(tmp, "short", {"traffic.rate=0.03", "traffic.warmup_cycles=500", "traffic.measure_cycles=1000"});
+  run_load(tmp, "long", {"traffic.rate=0.03", "traffic.warmup_cycles=500", "traffic.measure_cycles=3000"});
+  auto early = [](const fs::path& f) {
+    std::vector<std::map<std::string, std::string>> rows;
+    for (auto& row : csv_rows(f))
+      if (!row.at("delivered").empty() && std::stol(row.at("delivered")) < 1500) rows.push_back(row);
+    return rows;
+  };
+  const auto a = early(tmp / "short" / "messages.csv");
+  EXPECT_GT(a.size(), 1000u);
+  EXPECT_TRUE(a == early(tmp / "long" / "messages.csv"));
+}
+
+TEST(LoadWindow, SameSeedSameBytes) {
+  TempDir tmp;
+  run_load(tmp, "a", {"traffic.rate=0.05", "traffic.measure_cycles=800"});
+  run_load(tmp, "b", {"traffic.rate=0.05", "traffic.measure_cycles=800"});
+  for (const auto& f : output_files()) EXPECT_EQ(read_file(tmp / "a" / f), read_file(tmp / "b" / f)) << f;
+}
+
+TEST(LoadWindow, BadPhaseKeysAreRefused) {
+  TempDir tmp;
+  struct Case {
+    std::vector<std::string> sets;
+    std::string key, error;  // the error names the file and the key, then says what is expected
+  };
+  const std::vector<Case> cases = {
+      {{"traffic.cycles=1000"}, "traffic.cycles",
+       "give either cycles (an injection window) or measure_cycles (phases), not both"},
+      {{"traffic.measure_cycles=null"}, "traffic.warmup_cycles", "only meaningful with measure_cycles"},
+      {{"traffic.measure_cycles=null", "traffic.warmup_cycles=null"}, "traffic.cycles", "missing (length of the injection window, or measure_cycles for a measured load run)"},
+      {{"traffic.measure_cycles=0"}, "traffic.measure_cycles", "expected an integer from 1 to 1099511627776, got 0"},
+      {{"traffic.drain_cycles=0"}, "traffic.drain_cycles", "expected an integer from 1 to 1099511627776, got 0"},
+      {{"traffic.warmup_cycles=-5"}, "traffic.warmup_cycles", "expected an integer from 0 to 1099511627776, got -5"},
+      {{"traffic.measure_cycles=many"}, "traffic.measure_cycles", "expected an integer, got \"many\""},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::string> args{"run", kLoadConfig, "--out", (tmp / "o").string()};
+    for (const auto& s : c.sets) args.insert(args.end(), {"--set", s});
+    const Result r = run_wormsim(args, tmp.path());
+    EXPECT_EXIT_CODE(r, 1);
+    EXPECT_CONTAINS(r.err, kLoadConfig + ": " + c.key);
+    EXPECT_CONTAINS(r.err, c.error);
+  }
+  EXPECT_FALSE(fs::exists(tmp / "o" / "summary.json"));
+}
+
+}  // namespace
