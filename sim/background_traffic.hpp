@@ -1,13 +1,10 @@
 // Synthetic background traffic, so broadcasts can be studied under load and the
-// simulator compared with others on their home ground. Each node injects
-// packets by an independent Bernoulli process (probability `rate` per cycle)
-// during the first `cycles` cycles; arrivals are drawn as geometric gaps, so
-// idle cycles cost nothing. Destinations follow a pattern:
-//   uniform        any other node, uniformly
-//   transpose      coordinates reversed ((x,y) -> (y,x)); hypercube: label halves swapped;
-//                  nodes that map to themselves stay silent
-//   bit-complement node N-1-src (every coordinate mirrored; hypercube: label complemented)
-//   hotspot        with probability `fraction` one of the hotspot nodes, else uniform
+// simulator compared with others on their home ground. Each node generates
+// packets by an injection process (sim/traffic/injection.hpp: Bernoulli,
+// on-off bursty, periodic) during the first `cycles` cycles; arrivals are
+// drawn as gaps, so idle cycles cost nothing. A destination pattern
+// (sim/traffic/pattern.hpp, one plug-in per pattern) picks each packet's
+// destination; a packet a pattern sends back to its source is not sent.
 // Background messages have step -1; their latency counts from generation
 // (source queueing included), as in BookSim.
 #pragma once
@@ -21,19 +18,21 @@
 
 #include "models/topology.hpp"
 #include "models/traffic_source.hpp"
+#include "sim/traffic/injection.hpp"
+#include "sim/traffic/pattern.hpp"
+#include "sim/traffic/random.hpp"
 
 namespace wormsim {
 
-enum class TrafficPattern { Uniform, Transpose, BitComplement, Hotspot };
-bool parse_traffic_pattern(const std::string& text, TrafficPattern& out);
-std::string to_string(TrafficPattern p);
-
 struct BackgroundSpec {
-  TrafficPattern pattern = TrafficPattern::Uniform;
+  std::string pattern = "uniform";                // a registered pattern (sim/traffic/patterns/)
+  std::string injection = "bernoulli";            // a registered process (sim/traffic/injection/)
   double rate = 0.0;                              // packets per node per cycle, in (0, 1]
+  double burst_alpha = 0.0, burst_beta = 0.0;     // on-off: P(off -> on), P(on -> off) per cycle
   std::vector<std::pair<int, double>> lengths;    // (flits, weight); weights need not sum to 1
   uint64_t cycles = 0;                            // injection window [0, cycles)
   std::vector<int> hotspots;
+  std::vector<double> hotspot_weights;            // one per hotspot; empty: equally likely
   double hotspot_fraction = 0.0;
   uint64_t seed = 1;
 };
@@ -56,18 +55,19 @@ class BackgroundTraffic : public TrafficSource {
   void stop_offering() { arrivals_ = {}; }
 
  private:
-  double uniform01();
-  uint64_t gap();  // cycles until the next arrival (0 = this cycle)
-  int destination(int src);
   int length();
 
   BackgroundSpec spec_;
   const Topology& topo_;
-  std::mt19937_64 rng_;
-  double log_miss_ = 0.0;  // log(1 - rate)
+  TrafficRng rng_;
+  std::unique_ptr<TrafficPattern> pattern_;
+  std::unique_ptr<InjectionProcess> injection_;
   double total_weight_ = 0.0;
-  // (cycle, node), earliest first; ties by node id so the order is deterministic
-  std::priority_queue<std::pair<uint64_t, int>, std::vector<std::pair<uint64_t, int>>, std::greater<>> arrivals_;
+  // Arrivals as cycle << 24 | node, earliest first, ties by node id so the order
+  // is deterministic: one integer compare per heap step (cycles < 2^40, nodes < 2^24).
+  static uint64_t arrival(uint64_t cycle, int node) { return cycle << kNodeBits | static_cast<uint64_t>(node); }
+  static constexpr int kNodeBits = 24;
+  std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<>> arrivals_;
   uint64_t generated_ = 0;
 };
 

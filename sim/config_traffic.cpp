@@ -1,6 +1,8 @@
 // The `traffic` section: synthetic background load (sim/background_traffic.hpp).
 #include "sim/config_reader.hpp"
 #include "models/limits.hpp"
+#include "sim/traffic/injection.hpp"
+#include "sim/traffic/pattern.hpp"
 
 namespace wormsim {
 
@@ -10,13 +12,17 @@ using P = ParamDecl;
 
 const ParamSection kTrafficParams{
     "traffic", "background traffic", "synthetic background load, with or without a schedule", {}, 50,
-    {P::choice("pattern", {"uniform", "transpose", "bit-complement", "hotspot"})
+    {P::choice("pattern", pattern_names())
          .must_be_given()
-         .describe("how each packet's destination is chosen"),
+         .describe("how each packet's destination is chosen (definitions: docs/config-reference.md, Patterns)"),
      P::number("rate", "(0, 1]")
          .must_be_given()
          .in("packets per node per cycle")
-         .describe("packets per node per cycle, e.g. 0.005"),
+         .describe("packets per node per cycle, e.g. 0.005 (mean rate, whatever the injection process)"),
+     P::choice("injection", injection_names())
+         .by_default(injection_names().front())
+         .describe("when nodes generate packets: independent per cycle, bursty two-state Markov, or periodic "
+                   "(echoed when given)"),
      P::integer("cycles", 1, kMaxTrafficCycles)
          .range("1..2^40")
          .in("cycles")
@@ -46,10 +52,24 @@ const ParamSection kTrafficParams{
          .describe("the hotspot nodes and the share of packets sent to them; required for pattern hotspot")}};
 WORMSIM_DECLARE_PARAMS(kTrafficParams);
 
+const ParamSection kOnOffParams{
+    "traffic", "on-off injection", "the two-state Markov chain of bursty injection", {"traffic.injection", "on-off"}, 50,
+    {P::number("burst_alpha", "(0, 1]")
+         .must_be_given()
+         .describe("probability per cycle that an off node turns on"),
+     P::number("burst_beta", "[0, 1]")
+         .must_be_given()
+         .describe("probability per cycle that an on node turns off; rate * (alpha + beta) / alpha must be <= 1")}};
+WORMSIM_DECLARE_PARAMS(kOnOffParams);
+
 const ParamSection kHotspotParams{
     "traffic.hotspot", "background traffic", "the hotspots of pattern hotspot", {"traffic.pattern", "hotspot"}, 50,
     {P::compound("nodes", "list of nodes").must_be_given().range("nodes of the network").describe("the hotspot nodes"),
-     P::number("fraction", "[0, 1]").must_be_given().describe("share of packets sent to a hotspot")}};
+     P::number("fraction", "[0, 1]").must_be_given().describe("share of packets sent to a hotspot"),
+     P::compound("weights", "list of numbers")
+         .default_is("equal")
+         .range("positive, one per node")
+         .describe("relative weight of each hotspot node, in the order of nodes (echoed when given)")}};
 WORMSIM_DECLARE_PARAMS(kHotspotParams);
 
 NodeRef read_node_ref(const ConfigFile& f, const YAML::Node& n, const std::string& path) {
@@ -106,15 +126,24 @@ void read_lengths(ConfigSection& s, BackgroundSpec& t) {
   s.record("flits", lengths);
 }
 
+void read_hotspot_weights(ConfigSection& hs, BackgroundSpec& t, size_t nodes) {
+  const YAML::Node w = hs.at("weights");
+  if (!w.IsSequence() || w.size() != nodes)
+    hs.fail("weights", "expected a list of " + std::to_string(nodes) + " positive numbers, one per node", w);
+  for (size_t i = 0; i < w.size(); ++i)
+    t.hotspot_weights.push_back(weight(hs.file(), w[i], hs.path_of("weights") + "[" + std::to_string(i) + "]"));
+  hs.record("weights", t.hotspot_weights);
+}
+
 void read_hotspot(ConfigSection& s, Config& c) {
   BackgroundSpec& t = c.traffic;
   if (!s.has("hotspot")) {
-    if (t.pattern == TrafficPattern::Hotspot)
+    if (t.pattern == "hotspot")
       s.file().fail("traffic.hotspot", "missing: pattern hotspot needs hotspot: {nodes: [...], fraction: F}", s.node());
     return;
   }
   const YAML::Node h = s.at("hotspot");
-  if (t.pattern != TrafficPattern::Hotspot) s.fail("hotspot", "only meaningful with pattern: hotspot", h);
+  if (t.pattern != "hotspot") s.fail("hotspot", "only meaningful with pattern: hotspot", h);
   ConfigSection hs(s.file(), h, s.path_of("hotspot"), c);
   hs.check_keys();
   const YAML::Node nodes = hs.at("nodes");
@@ -126,6 +155,18 @@ void read_hotspot(ConfigSection& s, Config& c) {
   // The nodes are echoed as ids once the run resolves them against the topology (resolve_hotspots).
   hs.record("nodes", nlohmann::ordered_json::array());
   hs.record("fraction", t.hotspot_fraction);
+  if (hs.has("weights")) read_hotspot_weights(hs, t, nodes.size());
+}
+
+// The on-off chain; whether the rate it implies while on is at most 1 is
+// checked with the rest of the spec (check_background).
+void read_on_off(ConfigSection& s, BackgroundSpec& t) {
+  for (const char* key : {"burst_alpha", "burst_beta"})
+    if (!s.has(key)) s.missing(key);
+  t.burst_alpha = probability(s, "burst_alpha", false);
+  t.burst_beta = probability(s, "burst_beta", true);
+  s.record("burst_alpha", t.burst_alpha);
+  s.record("burst_beta", t.burst_beta);
 }
 
 // Either an injection window (cycles) or phases (warm-up, measurement, drain cap).
@@ -153,21 +194,25 @@ void read_phases(ConfigSection& s, Config& c) {
 }  // namespace
 
 void read_traffic(ConfigSection& s, Config& c) {
+  BackgroundSpec& t = c.traffic;
+  // First the process, whose own keys apply once it is known. Echoed only when
+  // given, so that the configs written before the key keep their bytes.
+  if (s.given() && s.node().IsMap() && s.has("injection")) t.injection = s.choice("injection");
   s.check_keys();
   if (!s.given()) return;
   c.has_traffic = true;
-  BackgroundSpec& t = c.traffic;
-  parse_traffic_pattern(s.choice("pattern"), t.pattern);
+  t.pattern = s.choice("pattern");
   if (!s.has("rate")) s.missing("rate");
   t.rate = probability(s, "rate", false);
   s.record("rate", t.rate);
   read_phases(s, c);
   read_lengths(s, t);
   read_hotspot(s, c);
+  if (t.injection == "on-off") read_on_off(s, t);
 }
 
 void record_hotspot_nodes(Config& c) {
-  if (c.traffic.pattern == TrafficPattern::Hotspot && c.has_traffic)
+  if (c.traffic.pattern == "hotspot" && c.has_traffic)
     c.values["traffic"]["hotspot"]["nodes"] = c.traffic.hotspots;
 }
 

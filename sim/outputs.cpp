@@ -115,7 +115,7 @@ std::string summary_json(const RunReport& rep) {
     const double window_node_cycles = static_cast<double>(c.traffic.cycles) * topo.num_endpoints();
     j["background"] =
         StatBlock(background_stats())
-            .set("pattern", to_string(c.traffic.pattern))
+            .set("pattern", c.traffic.pattern)
             .set("offered_rate", c.traffic.rate)
             .set("messages", b.messages)
             .set("delivered", b.delivered)

@@ -443,6 +443,30 @@ TEST(CliRun, FastPathsChangeNothing) {
       {(source_dir() / "configs" / "load_8x8_uniform.yaml").string(), "--set", "traffic.rate=0.08", "--set",
        "traffic.warmup_cycles=200", "--set", "traffic.measure_cycles=500", "--set", "traffic.drain_cycles=400",
        "--set", "traffic.flits=24"},
+      // Every traffic pattern and injection process (sim/traffic/): bursty tornado on a torus ...
+      {kDefault, "--set", "schedule={algorithm: binomial, source: 0, mode: eager}", "--set", "network.topology=torus",
+       "--set", "network.dims=[5,5]", "--set", "network.vcs=2", "--set",
+       "traffic={pattern: tornado, rate: 0.04, flits: 6, cycles: 600, injection: on-off, burst_alpha: 0.1, "
+       "burst_beta: 0.2}"},
+      // ... periodic shuffle and bit-reverse on a hypercube and a mesh ...
+      {kDefault, "--set", "schedule=null", "--set", "network.topology=hypercube", "--set", "network.dims=[5]",
+       "--set", "network.buffer_flits=1", "--set", "traffic={pattern: shuffle, rate: 0.05, flits: 5, cycles: 600, "
+       "injection: periodic}"},
+      {kDefault, "--set", "schedule={algorithm: eye, source: eye, mode: eager, flits: 8}", "--set",
+       "network.dims=[8,8]", "--set", "network.vcs=2", "--set",
+       "traffic={pattern: bit-reverse, rate: 0.04, flits: 5, cycles: 600, injection: on-off, burst_alpha: 0.2, "
+       "burst_beta: 0.2}"},
+      // ... a random permutation, neighbor, diagonal and weighted hotspots on a mesh.
+      {kDefault, "--set", "schedule=null", "--set", "network.dims=[8,8]", "--set", "network.buffer_flits=2", "--set",
+       "traffic={pattern: random-permutation, rate: 0.05, flits: 6, cycles: 600}"},
+      {kDefault, "--set", "schedule=null", "--set", "network.dims=[6,6]", "--set", "network.routing=west-first",
+       "--set", "traffic={pattern: neighbor, rate: 0.06, flits: 4, cycles: 600, injection: periodic}"},
+      {kDefault, "--set", "schedule=null", "--set", "network.dims=[8,8]", "--set",
+       "traffic={pattern: diagonal, rate: 0.08, flits: 6, cycles: 600}"},
+      {kDefault, "--set", "schedule={algorithm: eye, source: eye, mode: eager, flits: 8}", "--set",
+       "network.dims=[8,8]", "--set",
+       "traffic={pattern: hotspot, hotspot: {nodes: [0, 27, 63], fraction: 0.5, weights: [1, 3, 2]}, rate: 0.03, "
+       "flits: 6, cycles: 600}"},
   };
   TempDir tmp;
   for (size_t c = 0; c < cases.size(); ++c) {

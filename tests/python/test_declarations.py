@@ -153,7 +153,7 @@ def test_a_runs_files_have_the_declared_columns_and_fields(wormsim, stats, tmp_p
 
 BASE = """network: {topology: %(topology)s, dims: [4, 4]}
 schedule: {algorithm: %(algorithm)s}
-traffic: {pattern: %(pattern)s, rate: 0.01, cycles: 100%(hotspot)s}
+traffic: {pattern: %(pattern)s, rate: 0.01, cycles: 100%(hotspot)s%(injection)s}
 """
 
 # Keys whose checks need another key set first (their declarations say so in their description).
@@ -170,8 +170,11 @@ def _config_for(k, tmp_path):
     if topology != "mesh":
         algorithm = "binomial"
     hotspot = k["section"] == "traffic.hotspot"
+    # An injection process's own keys apply when it is chosen.
+    process = when.split(": ")[1] if when.startswith("traffic.injection") else None
     text = BASE % {"topology": topology, "algorithm": algorithm, "pattern": "hotspot" if hotspot else "uniform",
-                   "hotspot": ", hotspot: {nodes: [0], fraction: 0.5}" if hotspot else ""}
+                   "hotspot": ", hotspot: {nodes: [0], fraction: 0.5}" if hotspot else "",
+                   "injection": f", injection: {process}, burst_alpha: 0.5, burst_beta: 0.5" if process else ""}
     path = tmp_path / "base.yaml"
     path.write_text(text)
     return str(path)

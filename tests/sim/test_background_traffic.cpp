@@ -34,7 +34,7 @@ BgRun run_background(const TopologySpec& spec, const BackgroundSpec& b, const Sc
   return r;
 }
 
-BackgroundSpec spec(TrafficPattern p, double rate, uint64_t cycles) {
+BackgroundSpec spec(const std::string& p, double rate, uint64_t cycles) {
   BackgroundSpec b;
   b.pattern = p;
   b.rate = rate;
@@ -46,7 +46,7 @@ BackgroundSpec spec(TrafficPattern p, double rate, uint64_t cycles) {
 
 TEST(Background, UniformBernoulliCountAndConservation) {
   const TopologySpec mesh{"mesh", {8, 8}};
-  BackgroundSpec b = spec(TrafficPattern::Uniform, 0.01, 20000);
+  BackgroundSpec b = spec("uniform", 0.01, 20000);
   b.lengths = {{2, 3.0}, {16, 1.0}};  // mixed lengths, 3:1
   BgRun r = run_background(mesh, b);
   ASSERT_EQ(r.run.net->status(), RunStatus::Completed);
@@ -75,7 +75,7 @@ TEST(Background, UniformBernoulliCountAndConservation) {
 // and transpose keeps the endpoint's index at the transposed router.
 TEST(Background, CmeshEveryEndpointSends) {
   const TopologySpec cmesh{"cmesh", {4, 4}, {{"concentration", 4}}};
-  BgRun r = run_background(cmesh, spec(TrafficPattern::Uniform, 0.02, 3000));
+  BgRun r = run_background(cmesh, spec("uniform", 0.02, 3000));
   ASSERT_EQ(r.run.net->status(), RunStatus::Completed);
   const Topology& t = *r.run.topo;
   std::vector<int> sent(t.num_endpoints(), 0);
@@ -96,7 +96,7 @@ TEST(Background, CmeshEveryEndpointSends) {
 
 TEST(Background, CmeshTransposeKeepsTheLocalIndex) {
   const TopologySpec cmesh{"cmesh", {4, 4}, {{"concentration", 4}}};
-  BgRun tr = run_background(cmesh, spec(TrafficPattern::Transpose, 0.05, 1000));
+  BgRun tr = run_background(cmesh, spec("transpose", 0.05, 1000));
   const Topology& t = *tr.run.topo;
   ASSERT_GT(tr.run.net->context().msgs.size(), 100u);
   for (const MessageRecord& m : tr.run.net->context().msgs) {
@@ -109,7 +109,7 @@ TEST(Background, CmeshTransposeKeepsTheLocalIndex) {
 
 TEST(Background, TransposeAndBitComplementDestinations) {
   const TopologySpec mesh{"mesh", {4, 4}};
-  BgRun r = run_background(mesh, spec(TrafficPattern::Transpose, 0.05, 2000));
+  BgRun r = run_background(mesh, spec("transpose", 0.05, 2000));
   const Topology& t = *r.run.topo;
   ASSERT_GT(r.run.net->context().msgs.size(), 100u);
   for (const MessageRecord& m : r.run.net->context().msgs) {
@@ -120,7 +120,7 @@ TEST(Background, TransposeAndBitComplementDestinations) {
 
 TEST(Background, BitComplementOnHypercube) {
   const TopologySpec cube{"hypercube", {5}};
-  BgRun r = run_background(cube, spec(TrafficPattern::BitComplement, 0.05, 2000));
+  BgRun r = run_background(cube, spec("bit-complement", 0.05, 2000));
   ASSERT_GT(r.run.net->context().msgs.size(), 100u);
   for (const MessageRecord& m : r.run.net->context().msgs) {
     EXPECT_EQ(m.dst, 31 - m.src);
@@ -130,7 +130,7 @@ TEST(Background, BitComplementOnHypercube) {
 
 TEST(Background, HotspotShare) {
   const TopologySpec mesh{"mesh", {6, 6}};
-  BackgroundSpec b = spec(TrafficPattern::Hotspot, 0.02, 10000);
+  BackgroundSpec b = spec("hotspot", 0.02, 10000);
   b.hotspots = {0};
   b.hotspot_fraction = 0.3;
   BgRun r = run_background(mesh, b);
@@ -166,7 +166,7 @@ TEST(Background, AlongsideASchedule) {
       s.steps.back().push_back(m);
     }
   }
-  BgRun r = run_background(mesh, spec(TrafficPattern::Uniform, 0.2, 400), &s);
+  BgRun r = run_background(mesh, spec("uniform", 0.2, 400), &s);
   ASSERT_EQ(r.run.net->status(), RunStatus::Completed);
   const RunMetrics m = r.run.metrics(static_cast<int>(s.steps.size()));
   EXPECT_EQ(m.messages, 15);
@@ -183,12 +183,12 @@ TEST(Background, AlongsideASchedule) {
 TEST(Background, RejectsImpossibleSpecs) {
   auto why = [](const BackgroundSpec& s, const Topology& t) { return thrown_message([&] { check_background(s, t); }); };
   const Topology mesh3({"mesh", {4, 3}});
-  EXPECT_EQ(why(spec(TrafficPattern::Transpose, 0.1, 10), mesh3), "transpose needs the same radix in every dimension");
-  EXPECT_EQ(why(spec(TrafficPattern::Uniform, 0.0, 10), mesh3), "rate must be in (0, 1] packets per node per cycle");
-  EXPECT_EQ(why(spec(TrafficPattern::Uniform, 1.5, 10), mesh3), "rate must be in (0, 1] packets per node per cycle");
-  EXPECT_EQ(why(spec(TrafficPattern::Hotspot, 0.1, 10), mesh3), "hotspot traffic needs hotspot nodes");
+  EXPECT_EQ(why(spec("transpose", 0.1, 10), mesh3), "transpose needs the same radix in every dimension");
+  EXPECT_EQ(why(spec("uniform", 0.0, 10), mesh3), "rate must be in (0, 1] packets per node per cycle");
+  EXPECT_EQ(why(spec("uniform", 1.5, 10), mesh3), "rate must be in (0, 1] packets per node per cycle");
+  EXPECT_EQ(why(spec("hotspot", 0.1, 10), mesh3), "hotspot traffic needs hotspot nodes");
   const Topology cube5({"hypercube", {5}});
-  EXPECT_EQ(why(spec(TrafficPattern::Transpose, 0.1, 10), cube5), "transpose on a hypercube needs an even dimension");
+  EXPECT_EQ(why(spec("transpose", 0.1, 10), cube5), "transpose on a hypercube needs an even dimension");
 }
 
 }  // namespace
