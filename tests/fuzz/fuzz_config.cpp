@@ -50,5 +50,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 }
 
 // libsystemc.so references sc_main even when, as here, nothing is simulated;
-// libFuzzer's main() drives this binary, so sc_main is never called.
+// libFuzzer's main() drives the fuzz binary, so sc_main is never called there.
+// The replay build has SystemC's main(), which calls sc_main.
+#ifdef WORMSIM_FUZZ_REPLAY
+#include "tests/fuzz/replay.hpp"
+int sc_main(int argc, char** argv) { return wormsim::fuzz::replay_main(argc, argv); }
+#else
 int sc_main(int, char**) { return 0; }
+#endif

@@ -44,3 +44,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!parse_schedule_json(schedule_to_json(s), again, diag2, bounded)) __builtin_trap();  // writer and reader disagree
   return 0;
 }
+
+#ifdef WORMSIM_FUZZ_REPLAY
+#include "tests/fuzz/replay.hpp"
+int main(int argc, char** argv) { return wormsim::fuzz::replay_main(argc, argv); }
+#endif
