@@ -85,7 +85,11 @@ std::string curve_svg(const SaturationReport& rep) {
   const SaturationOptions& o = *rep.options;
   std::vector<std::pair<double, double>> packet, network, accepted;
   double xmax = 0, amax = 0;
+  // The plot covers the curve's range around the saturation point; the far
+  // bisection points and the high bound (often many times further) are in curve.csv.
+  const double last_rate = r.above >= 0 ? o.curve_to * r.curve[static_cast<size_t>(r.below)].rate * (1 + 1e-5) : 2.0;
   for (const CurvePoint& p : r.curve) {
+    if (p.rate > last_rate && p.rate != r.curve[static_cast<size_t>(std::max(r.above, 0))].rate) continue;
     packet.emplace_back(p.m.offered, p.m.packet_latency);
     network.emplace_back(p.m.offered, p.m.network_latency);
     accepted.emplace_back(p.m.offered, p.m.accepted);

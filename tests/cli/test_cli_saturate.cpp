@@ -3,6 +3,7 @@
 // channel-load bound of uniform traffic on a mesh and not far below it,
 // accepted throughput flattens past it, the outputs are the same bytes
 // whatever the parallelism, and bad input or a failing run is named.
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -74,7 +75,8 @@ double mean_mesh_distance(int k) {
 // search must bracket a point below it. It must not be far below either: with
 // one VC, head-of-line blocking costs an input-queued switch at most
 // 1 - (2 - sqrt 2) = 41% of its capacity under uniform traffic (Karol et al.
-// 1987), so a sound router reaches more than half the bound (measured: 0.62).
+// 1987), so a sound router reaches more than half the bound (measured: 0.57, at the
+// point where latency passes 3 x zero-load; accepted flattens at 0.61).
 TEST(Saturate, BracketsTheSaturationBelowTheChannelLoadBound) {
   TempDir tmp;
   const Result r = saturate(tmp, "s", {"-j", "2", "--points", "6"});
@@ -93,7 +95,7 @@ TEST(Saturate, BracketsTheSaturationBelowTheChannelLoadBound) {
   EXPECT_DOUBLE_EQ(sat.at("throughput_over_bound").get<double>(), throughput / bound);
 
   // The bracket: within the resolution, low end sustained, high end saturated.
-  const double lo = sat.at("rate.low").get<double>(), hi = sat.at("rate.high").get<double>();
+  const double lo = sat.at("rate").at("low").get<double>(), hi = sat.at("rate").at("high").get<double>();
   EXPECT_LT(lo, hi);
   EXPECT_LE(hi - lo, 0.02 * lo * (1 + 1e-9));
   // The zero-load latency is the light load's: 2H + L cycles, H the mean distance (docs/timing-model.md).
@@ -121,11 +123,25 @@ TEST(Saturate, BracketsTheSaturationBelowTheChannelLoadBound) {
   EXPECT_EQ(above->at("saturated"), "1");
   EXPECT_EQ(above->at("fired"), sat.at("fired").get<std::string>());
   EXPECT_NEAR(num(*below, "accepted"), throughput, 1e-6);
-  // Past saturation accepted flattens while offered keeps rising (the curve goes to 1.5 x).
-  EXPECT_GT(num(*last, "offered"), 1.3 * num(*above, "offered"));
-  EXPECT_NEAR(num(*last, "accepted"), throughput, 0.08 * throughput);
-  EXPECT_LT(num(*last, "accepted"), 0.8 * num(*last, "offered"));
-  EXPECT_EQ(last->at("saturated"), "1");
+  // Past saturation accepted flattens while offered keeps rising: over the
+  // runs that could not drain, offered spans more than a factor 3 (the curve
+  // goes to 1.5 x the saturation rate, the high bound to 1 flit/node/cycle),
+  // accepted stays within 5%, a plateau just above the saturation throughput.
+  double offered_min = 1e9, offered_max = 0, accepted_min = 1e9, accepted_max = 0;
+  int deep = 0;
+  for (const auto& row : rows) {
+    if (row.at("status") != "saturated") continue;
+    ++deep;
+    EXPECT_EQ(row.at("saturated"), "1");
+    offered_min = std::min(offered_min, num(row, "offered")), offered_max = std::max(offered_max, num(row, "offered"));
+    accepted_min = std::min(accepted_min, num(row, "accepted")), accepted_max = std::max(accepted_max, num(row, "accepted"));
+  }
+  EXPECT_GE(deep, 3);
+  EXPECT_GT(offered_max, 3 * offered_min);
+  EXPECT_LT(accepted_max, 1.05 * accepted_min);
+  EXPECT_GT(accepted_min, throughput);
+  EXPECT_LT(accepted_max, 1.15 * throughput);
+  EXPECT_LT(num(*last, "accepted"), 0.5 * num(*last, "offered"));
 
   // The outputs are one set; the runs' folders are gone (no --keep-runs).
   for (const char* f : {"curve.csv", "curve.svg"}) {
@@ -157,7 +173,8 @@ TEST(Saturate, SameBytesWhateverTheParallelism) {
   for (const auto& row : rows) {
     const fs::path run = tmp / "a" / "runs" / ("rate-" + row.at("rate"));
     ASSERT_TRUE(fs::exists(run / "summary.json")) << run;
-    EXPECT_EQ(json_of(run / "summary.json").at("load").at("accepted").at("mean").get<double>(), num(row, "accepted"));
+    EXPECT_NEAR(json_of(run / "summary.json").at("load").at("accepted").at("mean").get<double>(), num(row, "accepted"),
+                5e-7);  // curve.csv has 6 decimals
   }
   // On a 4x4 mesh the middle cut allows 4/4 x 15/16 < 1 flit/node/cycle.
   EXPECT_DOUBLE_EQ(json_of(tmp / "a" / "summary.json").at("saturation").at("bound").get<double>(), 15.0 / 16);
@@ -171,8 +188,8 @@ TEST(Saturate, NotSaturatedUpToTheHighBoundIsSaid) {
   const json s = json_of(tmp / "o" / "summary.json");
   EXPECT_EQ(s.at("status"), "not_saturated");
   EXPECT_FALSE(s.at("saturation").at("found").get<bool>());
-  EXPECT_TRUE(s.at("saturation").at("rate.high").is_null());
-  EXPECT_EQ(s.at("saturation").at("rate.low").get<double>(), 0.01);
+  EXPECT_TRUE(s.at("saturation").at("rate").at("high").is_null());
+  EXPECT_EQ(s.at("saturation").at("rate").at("low").get<double>(), 0.01);
   EXPECT_EQ(s.at("saturation").at("runs"), 2);
 }
 
