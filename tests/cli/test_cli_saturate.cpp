@@ -155,7 +155,8 @@ TEST(Saturate, BracketsTheSaturationBelowTheChannelLoadBound) {
   EXPECT_CONTAINS(r.out, "bound:       0.4922 flits/node/cycle (uniform over a mesh cut");
 }
 
-// A smaller search, twice: -j 1 and -j 3 give the same bytes.
+// A smaller search, twice: -j 1 and -j 3 give the same bytes; and once more
+// without the fast paths.
 TEST(Saturate, SameBytesWhateverTheParallelism) {
   TempDir tmp;
   const std::vector<std::string> small{"--set", "network.dims=[4,4]", "--set", "traffic.measure_cycles=1000",
@@ -168,6 +169,12 @@ TEST(Saturate, SameBytesWhateverTheParallelism) {
   EXPECT_EXIT_CODE(b, 0);
   for (const char* f : {"summary.json", "curve.csv", "curve.svg"})
     EXPECT_EQ(read_file(tmp / "a" / f), read_file(tmp / "b" / f)) << f;
+  // The fast-path differential: the routers' shortcuts off, the same curve to the byte.
+  std::vector<std::string> slow = one;
+  slow.insert(slow.end(), {"--set", "run.fast_paths=false"});
+  EXPECT_EXIT_CODE(saturate(tmp, "slow", slow), 0);
+  for (const char* f : {"curve.csv", "curve.svg"}) EXPECT_EQ(read_file(tmp / "a" / f), read_file(tmp / "slow" / f)) << f;
+  EXPECT_EQ(json_of(tmp / "a" / "summary.json").at("saturation"), json_of(tmp / "slow" / "summary.json").at("saturation"));
   // --keep-runs keeps every run's own output set, one per row of the curve.
   const auto rows = curve_rows(tmp / "a" / "curve.csv");
   for (const auto& row : rows) {

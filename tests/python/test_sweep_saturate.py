@@ -34,8 +34,12 @@ def test_a_sweep_of_saturation_searches_collects_the_saturation_throughput(worms
         bound = 4 / k * (n - 1) / n
         assert r["status"] == "found" and r["error"] == "", r
         assert float(r["saturation.bound"]) == bound
-        throughput = float(r["saturation.throughput"])
-        assert 0.5 * bound < throughput < bound, r
+        # Accepted throughput flattens (peak_accepted) above half the bound and below it: with one VC,
+        # head-of-line blocking caps an input-queued switch near 59% of capacity under uniform traffic
+        # (Karol et al. 1987); the latency criterion (3 x zero-load) fires on the way up to that plateau.
+        throughput, peak = float(r["saturation.throughput"]), float(r["saturation.peak_accepted"])
+        assert 0.5 * bound < peak < bound, r
+        assert 0.75 * peak < throughput <= peak, r
         assert float(r["saturation.rate.low"]) < float(r["saturation.rate.high"])
         # the row is the point's own summary.json
         with open(os.path.join(tmp_path / "out", r["dir"], "summary.json")) as f:
