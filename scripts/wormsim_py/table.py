@@ -7,6 +7,7 @@ Columns, in order:
   status, exit_code, error   wormsim's status (or "error" if no summary.json), its exit code,
                              and for a non-zero exit the stderr tail
   metrics.*                  summary.json metrics, flattened (metrics.latency.mean, ...)
+  saturation.*               summary.json saturation block (sweeps with saturate:)
   background.*               summary.json background block (runs with traffic)
   invariants.*               summary.json invariants
   summary.*                  schedule name/algorithm/steps/messages/broadcast/source,
@@ -29,7 +30,7 @@ TABLE_CSV = "results.csv"
 TABLE_PARQUET = "results.parquet"
 POINTS_DIR = "points"
 ERROR_COLUMNS = ("status", "exit_code", "error")
-GROUP_ORDER = ("metrics.", "background.", "invariants.", "summary.", "host.")
+GROUP_ORDER = ("saturation.", "metrics.", "background.", "invariants.", "summary.", "host.")
 # statuses whose rows are not final: the point runs again on the next sweep
 INCOMPLETE_STATUSES = ("", "error", "interrupted")
 
@@ -93,9 +94,9 @@ def read_rows(path):
 
 
 # columns that summary_row() fills: in a complete row they must match summary.json exactly
-_SUMMARY_GROUPS = ("metrics.", "background.", "invariants.", "summary.")
+_SUMMARY_GROUPS = ("saturation.", "metrics.", "background.", "invariants.", "summary.")
 # summary.json blocks that become column groups (prefix = block name)
-_FLAT_BLOCKS = ("metrics", "background", "host", "invariants")
+_FLAT_BLOCKS = ("saturation", "metrics", "background", "host", "invariants")
 _SCHEDULE_KEYS = ("name", "algorithm", "steps", "messages", "broadcast", "source")
 
 
