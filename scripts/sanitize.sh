@@ -21,4 +21,7 @@ cd "$build"
 # that put the binary under an address-space limit (ulimit -v) run only in the
 # ordinary build.
 with_limits='CliMemory\.(ScheduleCheckRefusesAHugeTopologyBeforeBuildingIt|RunRefusesAScheduleFileNamingAHugeTopology|RunRefusalNamesTheDominatingKey|TightLimitsGiveAnErrorNeverASignal)$'
-ctest --output-on-failure -j"$(nproc)" -LE 'python|papers' -E "$with_limits" "$@"
+# Peak resident memory is a property of the ordinary allocator: AddressSanitizer's
+# quarantine holds freed blocks back, so a run that reuses its records still grows.
+measures_rss='Recycling\.MemoryDoesNotGrowWithRunLength$'
+ctest --output-on-failure -j"$(nproc)" -LE 'python|papers' -E "$with_limits|$measures_rss" "$@"
