@@ -41,16 +41,6 @@ LatencyStats latency_stats(std::vector<uint64_t> v) {
   return s;
 }
 
-namespace {
-
-void add(ContentionTotals& t, uint64_t cycles) {
-  if (!cycles) return;
-  ++t.messages;
-  t.cycles += static_cast<int64_t>(cycles);
-}
-
-}  // namespace
-
 RunMetrics compute_metrics(const Network& net, int num_steps) {
   const SimContext& ctx = net.context();
   RunMetrics r;
@@ -82,16 +72,16 @@ RunMetrics compute_metrics(const Network& net, int num_steps) {
       st->tcd += m.hops;
       st->max_zero_load = std::max(st->max_zero_load, v.zero_load);
       if (m.release != kNever) st->start = std::min(st->start, m.release);
-      add(st->step_contention, m.stall_step);
-      add(st->depth_contention, m.stall_depth);
+      st->step_contention.add(m.stall_step);
+      st->depth_contention.add(m.stall_depth);
     }
-    if (m.inject != kNever) add(r.port_wait, v.port_wait);
-    add(r.step_contention, m.stall_step);
-    add(r.depth_contention, m.stall_depth);
-    add(r.background_contention, m.stall_background);
+    if (m.inject != kNever) r.port_wait.add(v.port_wait);
+    r.step_contention.add(m.stall_step);
+    r.depth_contention.add(m.stall_depth);
+    r.background_contention.add(m.stall_background);
     if (!v.delivered) continue;
     ++r.delivered;
-    add(r.other_delay, v.other);
+    r.other_delay.add(v.other);
     latencies.push_back(v.latency);
     last = std::max(last, m.delivered);
     if (st) {

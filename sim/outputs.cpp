@@ -62,6 +62,27 @@ nlohmann::ordered_json load_json(const LoadMetrics& l) {
       .json();
 }
 
+nlohmann::ordered_json repetitions_json(const RepetitionMetrics& r) {
+  StatBlock b(repetition_stats());
+  b.set("count", r.spec.count)
+      .set("start_cycle", r.spec.start)
+      .set("period_cycles", r.spec.period)
+      .set("gap_cycles", r.spec.gap)
+      .set("started", r.started)
+      .set("completed", r.completed)
+      .set("late", r.late)
+      .set("under_load", r.under_load);
+  for (const auto& [name, d] : {std::pair<const char*, const Distribution*>{"completion_cycles", &r.completion},
+                                {"step_contention_cycles", &r.step_contention},
+                                {"depth_contention_cycles", &r.depth_contention},
+                                {"background_contention_cycles", &r.background_contention}}) {
+    const std::string n = name;
+    b.set(n + ".min", d->min).set(n + ".mean", d->mean).set(n + ".max", d->max);
+    b.set(n + ".p50", d->p50).set(n + ".p95", d->p95).set(n + ".stdev", d->stdev);
+  }
+  return b.json();
+}
+
 }  // namespace
 
 std::string summary_json(const RunReport& rep) {
@@ -127,6 +148,7 @@ std::string summary_json(const RunReport& rep) {
             .json();
   }
   if (rep.load) j["load"] = load_json(*rep.load);
+  if (rep.repetitions) j["repetitions"] = repetitions_json(*rep.repetitions);
   // A run that stopped early still conserves flits: those not ejected are in buffers.
   const bool complete = m.status == "completed";
   const bool buffers_ok = net.buffers_consistent();
@@ -299,6 +321,27 @@ std::string steps_csv(const RunReport& rep) {
   return std::move(os).str();
 }
 
+std::string repetitions_csv(const RepetitionMetrics& reps) {
+  CsvText os;
+  os << repetition_columns().csv_header();
+  for (const RepetitionRow& r : reps.rows) {
+    os << r.repetition << ',';
+    put_cycle(os, r.times.due);
+    os << ',';
+    put_cycle(os, r.times.start);
+    os << ',';
+    if (r.completed()) os << r.times.end << ',' << r.completion();
+    else os << ',';
+    os << ',' << r.late() << ',' << r.messages << ',' << r.delivered << ',' << r.max_latency << ','
+       << r.step_contention.messages << ',' << r.step_contention.cycles << ',' << r.depth_contention.messages << ','
+       << r.depth_contention.cycles << ',' << r.background_contention.messages << ','
+       << r.background_contention.cycles << ',' << r.port_wait.cycles << ',';
+    if (r.completed()) os << (r.times.under_load ? 1 : 0);
+    os << '\n';
+  }
+  return std::move(os).str();
+}
+
 bool holds_other_config(const std::string& dir, const Config& config) {
   std::ifstream in(std::filesystem::path(dir) / kSummaryFile, std::ios::binary);
   if (!in) return false;
@@ -321,6 +364,7 @@ void write_csv_outputs(OutputSet& set, const RunReport& rep) {
   set.add("links.csv", links_csv(rep));
   set.add("steps.csv", steps_csv(rep));
   set.add("routes.csv", routes_csv(rep));
+  if (rep.repetitions) set.add("repetitions.csv", repetitions_csv(*rep.repetitions));
 }
 
 std::string human_summary(const RunReport& rep, const std::string& dir, const std::vector<OutputFile>& files) {
@@ -347,6 +391,15 @@ std::string human_summary(const RunReport& rep, const std::string& dir, const st
        << "; offered " << fixed(l.offered.mean, 4) << ", accepted " << fixed(l.accepted.mean, 4)
        << " flits/node/cycle; packet latency mean " << fixed(l.packet_latency.mean, 2) << ", network latency mean "
        << fixed(l.network_latency.mean, 2) << " cycles\n";
+  }
+  if (rep.repetitions) {
+    const RepetitionMetrics& r = *rep.repetitions;
+    os << "repetitions: " << r.completed << " of " << r.spec.count << " completed";
+    if (r.completed)
+      os << "; completion min " << r.completion.min << ", mean " << fixed(r.completion.mean, 2) << ", p95 "
+         << r.completion.p95 << ", max " << r.completion.max << " cycles; background contention mean "
+         << fixed(r.background_contention.mean, 2) << " cycles";
+    os << "\n";
   }
   if (m.has_background) {
     os << "background:  " << m.background.delivered << " of " << m.background.messages << " packets delivered, latency mean "

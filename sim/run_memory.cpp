@@ -34,9 +34,12 @@ MemoryEstimate run_estimate(const Config& cfg, size_t messages, size_t hops) {
   e.add("network.vcs", "the virtual channels", vcs * kVcBytes);
   e.add("network.buffer_flits", "the input buffers", vcs * cfg.buffer_flits * kFlitSlotBytes);
   if (cfg.has_traffic) e.add("traffic.cycles", "the background traffic's messages", traffic * kMessageBytes);
+  // `messages` and `hops` count every repetition: their number is to blame once there are several.
+  const std::string schedule_key = cfg.repeat.count > 1       ? "schedule.repeat.count"
+                                   : cfg.schedule.file.empty() ? "schedule.algorithm"
+                                                               : "schedule.file";
   if (cfg.has_schedule)
-    e.add(cfg.schedule.file.empty() ? "schedule.algorithm" : "schedule.file", "the schedule's messages",
-          sched * kMessageBytes + static_cast<double>(hops) * kHopBytes);
+    e.add(schedule_key, "the schedule's messages", sched * kMessageBytes + static_cast<double>(hops) * kHopBytes);
   return e;
 }
 

@@ -16,7 +16,7 @@ import subprocess
 import sys
 import time
 
-OUTPUT_FILES = ("summary.json", "messages.csv", "links.csv", "steps.csv", "routes.csv")
+OUTPUT_FILES = ("summary.json", "messages.csv", "links.csv", "steps.csv", "routes.csv", "repetitions.csv")
 STDERR_FILE = "stderr.log"
 COMMAND_FILE = "command.sh"
 STDERR_TAIL_LINES = 8

@@ -1,0 +1,77 @@
+#include "sim/repetition_metrics.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace wormsim {
+
+namespace {
+
+RepetitionRow repetition_row(const SimContext& ctx, uint32_t r, const RepetitionTimes& times, uint32_t per_repetition) {
+  RepetitionRow row;
+  row.repetition = r;
+  row.times = times;
+  const size_t first = static_cast<size_t>(r) * per_repetition;
+  for (size_t id = first; id < first + per_repetition; ++id) {
+    const MessageRecord& m = ctx.msgs[id];
+    const MessageView v = view_message(ctx, m);
+    ++row.messages;
+    row.step_contention.add(m.stall_step);
+    row.depth_contention.add(m.stall_depth);
+    row.background_contention.add(m.stall_background);
+    if (m.inject != kNever) row.port_wait.add(v.port_wait);
+    if (!v.delivered) continue;
+    ++row.delivered;
+    row.max_latency = std::max(row.max_latency, v.latency);
+  }
+  return row;
+}
+
+}  // namespace
+
+Distribution distribution(std::vector<uint64_t> v) {
+  Distribution d;
+  if (v.empty()) return d;
+  std::sort(v.begin(), v.end());
+  double sum = 0.0;
+  for (uint64_t x : v) sum += static_cast<double>(x);
+  const double n = static_cast<double>(v.size());
+  d.mean = sum / n;
+  double squares = 0.0;
+  for (uint64_t x : v) squares += (static_cast<double>(x) - d.mean) * (static_cast<double>(x) - d.mean);
+  d.stdev = v.size() > 1 ? std::sqrt(squares / (n - 1.0)) : 0.0;
+  d.min = v.front();
+  d.max = v.back();
+  d.p50 = percentile(v, 50);
+  d.p95 = percentile(v, 95);
+  return d;
+}
+
+RepetitionMetrics compute_repetition_metrics(const Network& net, const RepeatedSchedule& repeated,
+                                             uint32_t per_repetition) {
+  RepetitionMetrics out;
+  out.spec = repeated.spec();
+  std::vector<uint64_t> completion, step, depth, background;
+  const auto& times = repeated.times();
+  for (uint32_t r = 0; r < times.size(); ++r) {
+    RepetitionRow row = repetition_row(net.context(), r, times[r], per_repetition);
+    if (row.times.start != kNever) ++out.started;
+    if (row.late()) ++out.late;
+    if (row.completed()) {
+      ++out.completed;
+      out.under_load += row.times.under_load;
+      completion.push_back(row.completion());
+      step.push_back(static_cast<uint64_t>(row.step_contention.cycles));
+      depth.push_back(static_cast<uint64_t>(row.depth_contention.cycles));
+      background.push_back(static_cast<uint64_t>(row.background_contention.cycles));
+    }
+    out.rows.push_back(row);
+  }
+  out.completion = distribution(std::move(completion));
+  out.step_contention = distribution(std::move(step));
+  out.depth_contention = distribution(std::move(depth));
+  out.background_contention = distribution(std::move(background));
+  return out;
+}
+
+}  // namespace wormsim
