@@ -374,7 +374,9 @@ std::string human_summary(const RunReport& rep, const std::string& dir, const st
   os << "wormsim " << kWormsimVersion << ": " << c.topology.describe() << ", " << c.ports.describe() << ", "
      << c.vcs << " VC x " << c.buffer_flits << " flits, " << to_string(c.mode) << " mode\n";
   os << "schedule:    " << (rep.schedule->name.empty() ? "(unnamed)" : rep.schedule->name) << " ("
-     << rep.schedule->steps.size() << " steps, " << m.messages << " messages)\n";
+     << rep.schedule->steps.size() << " steps, " << m.messages << " messages";
+  if (rep.repetitions) os << " in " << rep.repetitions->spec.count << " repetitions";
+  os << ")\n";
   os << "status:      " << m.status << "\n";
   os << "completion:  " << m.completion << " cycles\n";
   os << "TCD:         " << m.tcd << " hops (" << m.flit_hops << " flit-hops)\n";
