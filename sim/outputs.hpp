@@ -46,7 +46,6 @@ std::string messages_csv(const RunReport& report);
 std::string links_csv(const RunReport& report);
 std::string steps_csv(const RunReport& report);
 std::string routes_csv(const RunReport& report);
-std::string repetitions_csv(const RepetitionMetrics& repetitions);
 
 // Writes messages.csv, links.csv, steps.csv and routes.csv (and repetitions.csv
 // for a repeated schedule) into the set (after begin()).

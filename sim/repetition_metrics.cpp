@@ -33,17 +33,15 @@ Distribution distribution(std::vector<uint64_t> v) {
   Distribution d;
   if (v.empty()) return d;
   std::sort(v.begin(), v.end());
-  double sum = 0.0;
-  for (uint64_t x : v) sum += static_cast<double>(x);
-  const double n = static_cast<double>(v.size());
-  d.mean = sum / n;
+  const LatencyStats s = latency_stats(v);  // the mean, median and max, as everywhere
+  d.mean = s.mean;
+  d.p50 = s.p50;
+  d.max = s.max;
+  d.min = v.front();
+  d.p95 = percentile(v, 95);
   double squares = 0.0;
   for (uint64_t x : v) squares += (static_cast<double>(x) - d.mean) * (static_cast<double>(x) - d.mean);
-  d.stdev = v.size() > 1 ? std::sqrt(squares / (n - 1.0)) : 0.0;
-  d.min = v.front();
-  d.max = v.back();
-  d.p50 = percentile(v, 50);
-  d.p95 = percentile(v, 95);
+  d.stdev = v.size() > 1 ? std::sqrt(squares / static_cast<double>(v.size() - 1)) : 0.0;
   return d;
 }
 
