@@ -85,21 +85,60 @@ uint32_t Network::add_message(int src, int dst, const Route& route, uint32_t fli
   m.dst = dst;
   m.step = step;
   m.flits = flits;
-  m.route_begin = static_cast<uint32_t>(ctx_.hops.size());
   m.hops = static_cast<uint16_t>(route.hops());
-  if (route.adaptive()) {
-    // All-port ties the injection channel to the first hop, which the router has yet to choose (refused by the config).
-    if (params_.ports.kind == PortKind::AllPort)
-      throw std::invalid_argument("an adaptive routing function cannot run with the all-port model");
-    ctx_.hops.insert(ctx_.hops.end(), static_cast<size_t>(route.hops()), RouteHop{kChosenInRouter, 0});
+  // All-port ties the injection channel to the first hop, which the router has yet to choose (refused by the config).
+  if (route.adaptive() && params_.ports.kind == PortKind::AllPort)
+    throw std::invalid_argument("an adaptive routing function cannot run with the all-port model");
+  const bool reuse = step < 0 && !free_msgs_.empty();
+  const uint32_t id = reuse ? free_msgs_.back() : static_cast<uint32_t>(ctx_.msgs.size());
+  if (reuse) free_msgs_.pop_back();
+  if (reuse && m.hops <= hop_capacity_[id]) {
+    m.route_begin = ctx_.msgs[id].route_begin;
+  } else {
+    m.route_begin = static_cast<uint32_t>(ctx_.hops.size());
+    ctx_.hops.resize(ctx_.hops.size() + m.hops);
+    if (!hop_capacity_.empty()) {
+      hop_capacity_.resize(std::max<size_t>(hop_capacity_.size(), id + 1), 0);
+      hop_capacity_[id] = m.hops;
+    }
   }
-  for (int i = 0; i < static_cast<int>(route.links.size()); ++i)
-    ctx_.hops.push_back(RouteHop{static_cast<uint16_t>(topo_.link_port(route.links[i])), route.vc_class[i]});
+  RouteHop* hop = ctx_.hops.data() + m.route_begin;
+  if (route.adaptive()) std::fill(hop, hop + m.hops, RouteHop{kChosenInRouter, 0});
+  for (size_t i = 0; i < route.links.size(); ++i)
+    hop[i] = RouteHop{static_cast<uint16_t>(topo_.link_port(route.links[i])), route.vc_class[i]};
   // All-port: the channel of the first hop's link; a message that stays at its router (0 hops) takes channel 0.
-  if (params_.ports.kind == PortKind::AllPort)
-    m.inj_channel = static_cast<int16_t>(m.hops ? ctx_.hops[m.route_begin].port : 0);
-  ctx_.msgs.push_back(m);
-  return static_cast<uint32_t>(ctx_.msgs.size() - 1);
+  if (params_.ports.kind == PortKind::AllPort) m.inj_channel = static_cast<int16_t>(m.hops ? hop[0].port : 0);
+  if (reuse) {
+    ctx_.msgs[id] = m;
+  } else {
+    ctx_.msgs.push_back(m);
+  }
+  return id;
+}
+
+size_t Network::source_queue_max() const {
+  size_t most = 0;
+  for (size_t e = 0; e < nis_.size(); ++e) most = std::max(most, nis_[e]->most_queued());
+  return most;
+}
+
+size_t Network::source_queue_now() const {
+  size_t total = 0;
+  for (size_t e = 0; e < nis_.size(); ++e) total += nis_[e]->queued();
+  return total;
+}
+
+void Network::recycle(uint32_t msg) {
+  MessageRecord& m = ctx_.msgs[msg];
+  if (m.step >= 0 || m.delivered == kNever)
+    throw std::logic_error("only a delivered background message can be recycled");
+  if (hop_capacity_.empty()) {
+    // First recycling: every slot so far holds exactly its route.
+    hop_capacity_.resize(ctx_.msgs.size());
+    for (size_t i = 0; i < ctx_.msgs.size(); ++i) hop_capacity_[i] = ctx_.msgs[i].hops;
+  }
+  m.src = -1;
+  free_msgs_.push_back(msg);
 }
 
 void Network::release(uint32_t msg, uint64_t when) {

@@ -55,6 +55,11 @@ class Network : public sc_core::sc_module {
   // Messages may also be added while running, from a traffic source's callbacks.
   // `route` is explicit, or routing().route(src, dst).
   uint32_t add_message(int src, int dst, const Route& route, uint32_t flits, int step);
+  // Frees the slot of a delivered background message: a later background
+  // message takes its id and, when it fits, its route storage, so a long run's
+  // table holds only the messages under way (sim/message_retirement.hpp).
+  // Schedule messages are never recycled: their ids index the schedule.
+  void recycle(uint32_t msg);
   const RoutingFunction& routing() const { return *routing_; }
   // Hands a message to its sender's interface at cycle `when` (>= the current cycle).
   void release(uint32_t msg, uint64_t when);
@@ -80,6 +85,9 @@ class Network : public sc_core::sc_module {
   void record_channel_use(std::vector<ChannelUse>* uses) { ctx_.channel_trace = uses; }
   void trace_signals(sc_core::sc_trace_file* tf);
   RunStatus status() const { return status_; }
+  // Source queues: the longest any interface's has been, and the messages waiting in all of them now.
+  size_t source_queue_max() const;
+  size_t source_queue_now() const;
   uint64_t cycle() const { return cycle_; }
   uint64_t cycles_simulated() const { return cycles_stepped_; }
   const ExpressWorms& express_worms() const { return express_; }
@@ -120,6 +128,8 @@ class Network : public sc_core::sc_module {
   std::vector<uint64_t> active_ni_bits_;  // interfaces with work (NetworkInterface::wake != kNever), one bit per endpoint
   std::vector<int> traced_buffered_;  // per router, flits buffered: only in runs with a VCD trace
   std::vector<TrafficSource*> sources_;
+  std::vector<uint32_t> free_msgs_;      // recycled background slots, reused last-freed first
+  std::vector<uint16_t> hop_capacity_;  // per slot, once any slot has been recycled: hops its route storage holds
   RunStatus status_ = RunStatus::Running;
   uint64_t cycle_ = 0;
   uint64_t cycles_stepped_ = 0;

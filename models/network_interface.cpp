@@ -26,7 +26,10 @@ size_t NetworkInterface::arena_bytes(int channels) {
   return sizeof(Channel) * n + n;
 }
 
-void NetworkInterface::submit(uint32_t msg) { queue_.push_back(msg); }
+void NetworkInterface::submit(uint32_t msg) {
+  queue_.push_back(msg);
+  most_queued_ = std::max(most_queued_, queue_.size());
+}
 
 // The channel a message may start on now, or -1. `claimed` marks channels that an
 // earlier waiting message is entitled to first.

@@ -29,6 +29,9 @@ class NetworkInterface : public sc_core::sc_module {
 
   // A released message (its release time is set) joins the queue.
   void submit(uint32_t msg);
+  // Released messages not yet started (the source queue, unbounded), now and at its longest.
+  size_t queued() const { return queue_.size(); }
+  size_t most_queued() const { return most_queued_; }
   // Starts waiting messages and injects one flit per busy channel. Returns the
   // next cycle at which it has work (kNever when idle).
   uint64_t step(uint64_t now);
@@ -86,6 +89,7 @@ class NetworkInterface : public sc_core::sc_module {
   // Released messages waiting for a channel, in release order. A vector (not a
   // deque, whose empty state already costs ~600 bytes) that grows only when used.
   std::vector<uint32_t> queue_;
+  size_t most_queued_ = 0;
 };
 
 }  // namespace wormsim

@@ -40,6 +40,9 @@ struct MessageRecord {
   uint64_t stall_step = 0;     // behind a worm of the same step
   uint64_t stall_depth = 0;    // behind a worm of another step
   uint64_t stall_background = 0;  // behind background traffic
+
+  // A slot freed by Network::recycle, waiting for its next message.
+  bool free() const { return src < 0; }
 };
 
 // One worm holding one channel, for timeline traces: from the cycle its header

@@ -371,7 +371,8 @@ def main(argv=None):
             by_key = {}
             for p in todo:
                 task = {"point": p.id, "wormsim": wormsim, "base": sp.base, "out": table.point_dir(sp.output, p.id),
-                        "sets": [(k, specmod.set_text(v)) for k, v in p.sets], "timeout": sp.timeout}
+                        "sets": [(k, specmod.set_text(v)) for k, v in p.sets], "timeout": sp.timeout,
+                        "saturate": None if sp.saturate is None else sp.saturate_args()}
                 fut = client.submit(runner.run_point, task, key=f"wormsim-point-{p.id}-{session}",
                                     pure=False, retries=0, priority=-p.index)
                 futures.append(fut)

@@ -19,6 +19,7 @@
 #include "models/topology_shape.hpp"
 #include "sim/did_you_mean.hpp"
 #include "sim/run.hpp"
+#include "sim/saturate_command.hpp"
 #include "sim/schedule_commands.hpp"
 #include "schedules/terminal_text.hpp"
 #include "sim/version.hpp"
@@ -191,6 +192,37 @@ int dispatch(int argc, char** argv) {
                "from their declarations (docs/metrics.md)");
   stats_cmd->add_flag("--json", stats_json_flag, "Print one JSON list with a record per statistic");
 
+  SaturateOptions sat;
+  auto* sat_cmd = app.add_subcommand(
+      "saturate", "Find the saturation throughput of a measured load config by bisection on traffic.rate (each rate "
+                  "a run); writes curve.csv, curve.svg and summary.json and prints the latency-throughput curve "
+                  "(docs/load-studies.md)");
+  sat_cmd->add_option("config", sat.config_path, "YAML config with a traffic section with measure_cycles")->required();
+  sat_cmd->add_option("--set", sat.overrides, "Override a config key for every run: key.path=value, repeatable");
+  sat_cmd->add_option("--out", sat.out_dir, "Output folder (default: output.dir with -saturate appended)");
+  sat_cmd->add_option("--criterion", sat.criterion,
+                      "Saturated when any of these holds (comma-separated): throughput (accepted < (1 - tolerance) "
+                      "x offered), latency (mean packet latency > latency-multiple x zero-load), drain (the run "
+                      "saturated); default throughput,latency,drain");
+  sat_cmd->add_option("--tolerance", sat.tolerance, "Share of the offered load the accepted may fall short by (default 0.05)");
+  sat_cmd->add_option("--latency-multiple", sat.latency_multiple,
+                      "Multiple of the zero-load latency (the mean packet latency at --low) above which a point is "
+                      "saturated (default 3)");
+  auto* low_opt = sat_cmd->add_option("--low", sat.low,
+                                      "Lower bound in packets/node/cycle (traffic.rate); must not be saturated "
+                                      "(default: 1% of --high)");
+  auto* high_opt = sat_cmd->add_option("--high", sat.high,
+                                       "Upper bound in packets/node/cycle (default: 1 flit/node/cycle, i.e. 1 / mean "
+                                       "packet length, at most 1)");
+  sat_cmd->add_option("--resolution", sat.resolution,
+                      "Stop when the bracket is narrower than this share of its low end (default 0.02)");
+  sat_cmd->add_option("--points", sat.points,
+                      "Curve points: evenly spaced rates up to --curve-to x the saturation rate (default 8)");
+  sat_cmd->add_option("--curve-to", sat.curve_to, "Where the curve ends, as a multiple of the saturation rate (default 1.5)");
+  sat_cmd->add_option("-j,--jobs", sat.jobs, "Runs at a time (default 1); the outputs do not depend on it");
+  sat_cmd->add_flag("--keep-runs", sat.keep_runs, "Keep each run's output folder (OUT/runs/rate-R)");
+  sat_cmd->add_flag("--quiet", sat.quiet, "Do not print the curve and the result on stdout");
+
   // Global options (--log-level) may also come after a subcommand's arguments.
   for (CLI::App* sub : app.get_subcommands({}))
     for (CLI::App* leaf : sub->get_subcommands({})) leaf->fallthrough();
@@ -208,6 +240,11 @@ int dispatch(int argc, char** argv) {
   return run_guarded(
       [&]() -> int {
         if (app.got_subcommand("run")) return run_command(run);
+        if (sat_cmd->parsed()) {
+          sat.low_given = low_opt->count() > 0;
+          sat.high_given = high_opt->count() > 0;
+          return saturate_command(sat);
+        }
         if (config_check_cmd->parsed()) return config_check_command(cfg_check);
         if (config_keys_cmd->parsed()) {
           std::cout << (keys_json ? params_json().dump(2) + "\n" : params_text());

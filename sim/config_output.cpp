@@ -24,7 +24,13 @@ const ParamSection kOutputParams{
      P::choice("trace", {"none", "perfetto", "vcd"})
          .by_default("none")
          .not_echoed()
-         .describe("also write a timeline: perfetto (trace.json) or vcd (trace.vcd)")}};
+         .describe("also write a timeline: perfetto (trace.json) or vcd (trace.vcd)"),
+     P::choice("messages", {"all", "schedule"})
+         .by_default("all")
+         .not_echoed()
+         .describe("rows of messages.csv and routes.csv: every message, or the schedule's only (background "
+                   "messages are then summarised and their records recycled once delivered, so memory does "
+                   "not grow with run length; not with a trace)")}};
 WORMSIM_DECLARE_PARAMS(kOutputParams);
 
 }  // namespace
@@ -35,6 +41,10 @@ void read_output(ConfigSection& s, Config& c) {
   c.out_dir = s.has("dir") ? s.string("dir") : (std::filesystem::path("out") / std::filesystem::path(c.path).stem()).string();
   c.host_timing = s.boolean("host_timing");
   c.trace = s.choice("trace");
+  c.background_rows = s.choice("messages") == "all";
+  if (!c.background_rows && c.trace != "none")
+    s.fail("messages", "schedule cannot go with a trace (the timeline names every message); use messages: all",
+           s.at("messages"));
 }
 
 }  // namespace wormsim

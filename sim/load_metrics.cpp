@@ -25,7 +25,25 @@ PerEndpoint per_endpoint(const std::vector<uint64_t>& counts, uint64_t cycles) {
 
 }  // namespace
 
-LoadMetrics compute_load_metrics(const Network& net, const MeasurementWindow& window) {
+void WindowTally::add(const MessageRecord& m, const MeasurementWindow& window) {
+  if (m.step >= 0 || !window.in_window(m.release)) return;
+  ++packets;
+  offered[static_cast<size_t>(m.src)] += m.flits;
+  if (m.delivered == kNever) return;
+  ++delivered;
+  packet.add(m.delivered - m.release);
+  network.add(m.delivered - m.inject);
+}
+
+void WindowTally::merge(const WindowTally& other) {
+  packets += other.packets;
+  delivered += other.delivered;
+  for (size_t i = 0; i < offered.size() && i < other.offered.size(); ++i) offered[i] += other.offered[i];
+  packet.merge(other.packet);
+  network.merge(other.network);
+}
+
+LoadMetrics compute_load_metrics(const Network& net, const MeasurementWindow& window, const WindowTally* retired) {
   const SimContext& ctx = net.context();
   const WindowSpec& w = window.spec();
   LoadMetrics r;
@@ -36,23 +54,18 @@ LoadMetrics compute_load_metrics(const Network& net, const MeasurementWindow& wi
   const uint64_t drained = window.drained_at();
   r.drain_cycles = drained != kNever && drained >= w.window_end() ? drained - w.window_end() + 1 : 0;
   if (r.saturated) r.drain_cycles = w.drain;
-  std::vector<uint64_t> offered(static_cast<size_t>(net.topology().num_endpoints()), 0);
-  std::vector<uint64_t> packet, network;
-  for (const MessageRecord& m : ctx.msgs) {
-    if (m.step >= 0 || !window.in_window(m.release)) continue;
-    ++r.packets;
-    offered[static_cast<size_t>(m.src)] += m.flits;
-    if (m.delivered == kNever) continue;
-    ++r.delivered;
-    packet.push_back(m.delivered - m.release);
-    network.push_back(m.delivered - m.inject);
-  }
-  r.offered = per_endpoint(offered, w.measure);
+  WindowTally tally(net.topology().num_endpoints());
+  for (const MessageRecord& m : ctx.msgs)
+    if (!m.free()) tally.add(m, window);
+  if (retired) tally.merge(*retired);
+  r.packets = tally.packets;
+  r.delivered = tally.delivered;
+  r.offered = per_endpoint(tally.offered, w.measure);
   r.accepted = per_endpoint(window.ejected_in_window(), w.measure);
   r.offered_packets = static_cast<double>(r.packets) / static_cast<double>(w.measure) /
-                      static_cast<double>(offered.size());
-  r.packet_latency = latency_stats(std::move(packet));
-  r.network_latency = latency_stats(std::move(network));
+                      static_cast<double>(tally.offered.size());
+  r.packet_latency = tally.packet.stats();
+  r.network_latency = tally.network.stats();
   const PerEndpoint links = per_endpoint(window.carried_in_window(), w.measure);
   r.link_utilisation_mean = links.mean;
   r.link_utilisation_max = links.max;

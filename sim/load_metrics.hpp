@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "models/network.hpp"
 #include "sim/measurement_window.hpp"
@@ -30,6 +31,20 @@ struct LoadMetrics {
   double link_utilisation_mean = 0.0, link_utilisation_max = 0.0;  // flits carried per link per window cycle
 };
 
-LoadMetrics compute_load_metrics(const Network& net, const MeasurementWindow& window);
+// The packets created in the window, folded in one at a time (live ones at the
+// end of the run, retired ones as they are delivered: sim/message_retirement.hpp).
+struct WindowTally {
+  explicit WindowTally(int endpoints) : offered(static_cast<size_t>(endpoints), 0) {}
+  void add(const MessageRecord& m, const MeasurementWindow& window);
+  void merge(const WindowTally& other);
+
+  int64_t packets = 0, delivered = 0;
+  std::vector<uint64_t> offered;  // flits per source endpoint
+  LatencyHistogram packet, network;
+};
+
+// `retired`: measured packets retired during the run.
+LoadMetrics compute_load_metrics(const Network& net, const MeasurementWindow& window,
+                                 const WindowTally* retired = nullptr);
 
 }  // namespace wormsim

@@ -38,13 +38,16 @@ void MeasurementWindow::after_routers(Network& net, uint64_t now) {
 }
 
 void MeasurementWindow::after_interfaces(Network& net, uint64_t now) {
-  count_new_messages(net);
+  // Background packets are created with release = the current cycle, so the
+  // ones created in the window are those generated between the two snapshots.
   if (!opened_ && now + 1 >= spec_.warmup) {
     snapshot(net, now, ejected_start_, carried_start_);
+    generated_start_ = background_.generated();
     opened_ = true;
   }
   if (opened_ && !closed_ && now + 1 >= spec_.window_end()) {
     snapshot(net, now, ejected_end_, carried_end_);
+    created_ = background_.generated() - generated_start_;
     closed_ = true;
   }
   if (!closed_) return;
@@ -56,12 +59,6 @@ void MeasurementWindow::after_interfaces(Network& net, uint64_t now) {
     background_.stop_offering();
     offering_ = false;
   }
-}
-
-void MeasurementWindow::count_new_messages(const Network& net) {
-  const auto& msgs = net.context().msgs;
-  for (; seen_ < msgs.size(); ++seen_)
-    if (msgs[seen_].step < 0 && in_window(msgs[seen_].release)) ++created_;
 }
 
 void MeasurementWindow::snapshot(Network& net, uint64_t now, std::vector<uint64_t>& ejected,

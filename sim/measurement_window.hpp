@@ -58,7 +58,7 @@ class MeasurementWindow : public TrafficSource {
   std::vector<uint64_t> ejected_in_window() const;
   // Per link: flits carried during the window.
   std::vector<uint64_t> carried_in_window() const;
-  uint64_t measured_created() const { return created_; }
+  uint64_t measured_created() const { return created_; }  // once closed
   uint64_t measured_delivered() const { return delivered_; }
   // The cycle at which the last measured packet was delivered (kNever while some are not).
   uint64_t drained_at() const { return drained_at_; }
@@ -67,15 +67,14 @@ class MeasurementWindow : public TrafficSource {
 
  private:
   void snapshot(Network& net, uint64_t now, std::vector<uint64_t>& ejected, std::vector<uint64_t>& carried);
-  void count_new_messages(const Network& net);
 
   WindowSpec spec_;
   BackgroundTraffic& background_;
   std::vector<uint64_t> ejected_start_, ejected_end_, carried_start_, carried_end_;
   std::function<bool()> schedule_done_;
   bool opened_ = false, closed_ = false, saturated_ = false, offering_ = true;
-  size_t seen_ = 0;  // messages already looked at for creation in the window
-  uint64_t created_ = 0, delivered_ = 0;
+  uint64_t generated_start_ = 0;  // background packets generated before the window
+  uint64_t created_ = 0, delivered_ = 0;  // created_: known once the window has closed
   uint64_t last_delivery_ = 0;
   uint64_t drained_at_;
 };

@@ -21,87 +21,123 @@ MessageView view_message(const SimContext& ctx, const MessageRecord& m) {
   return v;
 }
 
-uint64_t percentile(const std::vector<uint64_t>& sorted, double p) {
-  if (sorted.empty()) return 0;
-  const double rank = std::ceil(p / 100.0 * static_cast<double>(sorted.size()));
-  const size_t idx = rank < 1 ? 0 : static_cast<size_t>(rank) - 1;
-  return sorted[std::min(idx, sorted.size() - 1)];
+MessageTally::MessageTally(int num_steps, bool scheduled)
+    : steps_(static_cast<size_t>(num_steps)), step_latency_sum_(static_cast<size_t>(num_steps), 0),
+      scheduled_(scheduled) {
+  for (int s = 0; s < num_steps; ++s) steps_[static_cast<size_t>(s)].step = s;
 }
 
-LatencyStats latency_stats(std::vector<uint64_t> v) {
-  LatencyStats s;
-  if (v.empty()) return s;
-  std::sort(v.begin(), v.end());
-  double sum = 0;
-  for (uint64_t l : v) sum += static_cast<double>(l);
-  s.mean = sum / static_cast<double>(v.size());
-  s.p50 = percentile(v, 50);
-  s.p99 = percentile(v, 99);
-  s.max = v.back();
-  return s;
-}
-
-RunMetrics compute_metrics(const Network& net, int num_steps) {
-  const SimContext& ctx = net.context();
-  RunMetrics r;
-  r.status = to_string(net.status());
-  r.steps.resize(num_steps);
-  for (int s = 0; s < num_steps; ++s) r.steps[s].step = s;
-  std::vector<uint64_t> latencies, background;
-  uint64_t last = 0, last_any = 0;
-  bool scheduled = false;
-  for (const MessageRecord& m : ctx.msgs) scheduled = scheduled || m.step >= 0;
-  for (const MessageRecord& m : ctx.msgs) {
-    const MessageView v = view_message(ctx, m);
-    if (v.delivered) last_any = std::max(last_any, m.delivered);
-    if (m.step < 0) {
-      r.has_background = true;
-      ++r.background.messages;
-      if (v.delivered) {
-        ++r.background.delivered;
-        r.background.flits_delivered += m.flits;
-        background.push_back(v.latency);
-      }
-      if (scheduled) continue;
+void MessageTally::add(const SimContext& ctx, const MessageRecord& m) {
+  const MessageView v = view_message(ctx, m);
+  if (v.delivered) last_any_ = std::max(last_any_, m.delivered);
+  if (m.step < 0) {
+    has_background_ = true;
+    ++background_.messages;
+    if (v.delivered) {
+      ++background_.delivered;
+      background_.flits_delivered += m.flits;
+      background_latency_.add(v.latency);
     }
-    ++r.messages;
-    r.tcd += m.hops;
-    StepMetrics* st = m.step >= 0 && m.step < num_steps ? &r.steps[m.step] : nullptr;
-    if (st) {
-      ++st->messages;
-      st->tcd += m.hops;
-      st->max_zero_load = std::max(st->max_zero_load, v.zero_load);
-      if (m.release != kNever) st->start = std::min(st->start, m.release);
-      st->step_contention.add(m.stall_step);
-      st->depth_contention.add(m.stall_depth);
-    }
-    if (m.inject != kNever) r.port_wait.add(v.port_wait);
-    r.step_contention.add(m.stall_step);
-    r.depth_contention.add(m.stall_depth);
-    r.background_contention.add(m.stall_background);
-    if (!v.delivered) continue;
-    ++r.delivered;
-    r.other_delay.add(v.other);
-    latencies.push_back(v.latency);
-    last = std::max(last, m.delivered);
-    if (st) {
-      ++st->delivered;
-      st->end = std::max(st->end, m.delivered);
-      st->max_latency = std::max(st->max_latency, v.latency);
-      st->mean_latency += static_cast<double>(v.latency);
-    }
+    if (scheduled_) return;
   }
-  for (auto& st : r.steps)
-    if (st.delivered) st.mean_latency /= static_cast<double>(st.delivered);
-  const LatencyStats ls = latency_stats(std::move(latencies));
+  Figures& f = main_;
+  ++f.messages;
+  f.tcd += m.hops;
+  const auto num_steps = static_cast<int>(steps_.size());
+  StepMetrics* st = m.step >= 0 && m.step < num_steps ? &steps_[static_cast<size_t>(m.step)] : nullptr;
+  if (st) {
+    ++st->messages;
+    st->tcd += m.hops;
+    st->max_zero_load = std::max(st->max_zero_load, v.zero_load);
+    if (m.release != kNever) st->start = std::min(st->start, m.release);
+    st->step_contention.add(m.stall_step);
+    st->depth_contention.add(m.stall_depth);
+  }
+  if (m.inject != kNever) f.port_wait.add(v.port_wait);
+  f.step_contention.add(m.stall_step);
+  f.depth_contention.add(m.stall_depth);
+  f.background_contention.add(m.stall_background);
+  if (!v.delivered) return;
+  ++f.delivered;
+  f.other_delay.add(v.other);
+  f.latency.add(v.latency);
+  f.last = std::max(f.last, m.delivered);
+  if (st) {
+    ++st->delivered;
+    st->end = std::max(st->end, m.delivered);
+    st->max_latency = std::max(st->max_latency, v.latency);
+    step_latency_sum_[static_cast<size_t>(m.step)] += v.latency;
+  }
+}
+
+namespace {
+
+void merge(ContentionTotals& into, const ContentionTotals& from) {
+  into.messages += from.messages;
+  into.cycles += from.cycles;
+}
+
+}  // namespace
+
+void MessageTally::merge_background(const MessageTally& retired) {
+  has_background_ = has_background_ || retired.has_background_;
+  last_any_ = std::max(last_any_, retired.last_any_);
+  background_.messages += retired.background_.messages;
+  background_.delivered += retired.background_.delivered;
+  background_.flits_delivered += retired.background_.flits_delivered;
+  background_latency_.merge(retired.background_latency_);
+  if (scheduled_) return;
+  const Figures& from = retired.main_;
+  main_.messages += from.messages;
+  main_.delivered += from.delivered;
+  main_.tcd += from.tcd;
+  merge(main_.step_contention, from.step_contention);
+  merge(main_.depth_contention, from.depth_contention);
+  merge(main_.background_contention, from.background_contention);
+  merge(main_.port_wait, from.port_wait);
+  merge(main_.other_delay, from.other_delay);
+  main_.latency.merge(from.latency);
+  main_.last = std::max(main_.last, from.last);
+}
+
+void MessageTally::finish(RunMetrics& r) const {
+  r.steps = steps_;
+  for (size_t s = 0; s < r.steps.size(); ++s)
+    if (r.steps[s].delivered)
+      r.steps[s].mean_latency =
+          static_cast<double>(step_latency_sum_[s]) / static_cast<double>(r.steps[s].delivered);
+  r.messages = main_.messages;
+  r.delivered = main_.delivered;
+  r.tcd = main_.tcd;
+  r.step_contention = main_.step_contention;
+  r.depth_contention = main_.depth_contention;
+  r.background_contention = main_.background_contention;
+  r.port_wait = main_.port_wait;
+  r.other_delay = main_.other_delay;
+  const LatencyStats ls = main_.latency.stats();
   r.latency_mean = ls.mean;
   r.latency_p50 = ls.p50;
   r.latency_p99 = ls.p99;
   r.latency_max = ls.max;
-  r.background.latency = latency_stats(std::move(background));
+  r.has_background = has_background_;
+  r.background = background_;
+  r.background.latency = background_latency_.stats();
+}
+
+RunMetrics compute_metrics(const Network& net, int num_steps, const MessageTally* retired) {
+  const SimContext& ctx = net.context();
+  RunMetrics r;
+  r.status = to_string(net.status());
+  bool scheduled = false;
+  for (const MessageRecord& m : ctx.msgs) scheduled = scheduled || m.step >= 0;
+  MessageTally tally(num_steps, scheduled);
+  for (const MessageRecord& m : ctx.msgs)
+    if (!m.free()) tally.add(ctx, m);
+  if (retired) tally.merge_background(*retired);
+  tally.finish(r);
   const bool complete = r.status == "completed";
-  r.completion = complete ? last : std::max(last, net.cycle());
-  r.span = complete ? last_any : std::max(last_any, net.cycle());
+  r.completion = complete ? tally.last_delivery() : std::max(tally.last_delivery(), net.cycle());
+  r.span = complete ? tally.last_any_delivery() : std::max(tally.last_any_delivery(), net.cycle());
   r.links = static_cast<int64_t>(ctx.link_busy.size());
   for (uint64_t b : ctx.link_busy) {
     r.flit_hops += static_cast<int64_t>(b);

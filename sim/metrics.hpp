@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "models/network.hpp"
+#include "sim/latency_histogram.hpp"
 
 namespace wormsim {
 
@@ -32,11 +33,6 @@ struct StepMetrics {
   ContentionTotals step_contention, depth_contention;
 };
 
-struct LatencyStats {
-  double mean = 0.0;
-  uint64_t p50 = 0, p99 = 0, max = 0;
-};
-LatencyStats latency_stats(std::vector<uint64_t> latencies);
 
 // Background traffic (messages with step -1), reported apart from the schedule's.
 struct BackgroundMetrics {
@@ -65,6 +61,38 @@ struct RunMetrics {
   BackgroundMetrics background;
 };
 
+// The message-level figures folded in one message at a time, so that messages
+// retired during a run (sim/message_retirement.hpp) count as if they were still
+// in the table. `scheduled`: the run has schedule messages, and background ones
+// then go to the background block only.
+class MessageTally {
+ public:
+  MessageTally(int num_steps, bool scheduled);
+  void add(const SimContext& ctx, const MessageRecord& m);
+  // Adds a tally of background messages kept with scheduled = false.
+  void merge_background(const MessageTally& retired);
+  // Completes `r` (status and link figures are the caller's).
+  void finish(RunMetrics& r) const;
+  uint64_t last_delivery() const { return main_.last; }   // of a message counted in the main figures
+  uint64_t last_any_delivery() const { return last_any_; }
+
+ private:
+  struct Figures {
+    int64_t messages = 0, delivered = 0, tcd = 0;
+    ContentionTotals step_contention, depth_contention, background_contention, port_wait, other_delay;
+    LatencyHistogram latency;
+    uint64_t last = 0;
+  };
+  std::vector<StepMetrics> steps_;
+  std::vector<uint64_t> step_latency_sum_;
+  bool scheduled_;
+  Figures main_;
+  BackgroundMetrics background_;
+  LatencyHistogram background_latency_;
+  bool has_background_ = false;
+  uint64_t last_any_ = 0;
+};
+
 // Derived per-message figures (for messages.csv).
 struct MessageView {
   bool delivered = false;
@@ -80,9 +108,7 @@ MessageView view_message(const SimContext& ctx, const MessageRecord& m);
 // figures (latency, contention, completion, TCD) are the schedule's, and
 // background traffic is summarised apart; otherwise they are the background's.
 // Link figures always count every flit.
-RunMetrics compute_metrics(const Network& net, int num_steps);
-
-// Nearest-rank percentile of sorted values (p in 0..100).
-uint64_t percentile(const std::vector<uint64_t>& sorted, double p);
+// `retired`: background messages retired during the run (their slots reused).
+RunMetrics compute_metrics(const Network& net, int num_steps, const MessageTally* retired = nullptr);
 
 }  // namespace wormsim

@@ -52,7 +52,11 @@ const StatTable kBackground{
      {"latency.mean", N, "cycles", "mean latency of delivered background messages, from generation"},
      {"latency.p50", I, "cycles", "median latency (nearest rank)"},
      {"latency.p99", I, "cycles", "99th percentile latency (nearest rank)"},
-     {"latency.max", I, "cycles", "largest latency"}}};
+     {"latency.max", I, "cycles", "largest latency"},
+     {"source_queue.max", I, "messages",
+      "most messages waiting at one interface to start (released, not yet injected), at any time: source "
+      "queues are unbounded"},
+     {"source_queue.end", I, "messages", "messages still waiting at the interfaces when the run ended"}}};
 WORMSIM_DECLARE_STATS(kBackground);
 
 const StatTable kLoad{
@@ -139,11 +143,13 @@ const StatTable kHost{
      {"express_worms", I, "worms", "worms whose body the express loop moved"},
      {"express_flit_moves", I, "flits", "flit moves and injections the express loop made"},
      {"steady_worms", I, "worms", "express worms skipped while they streamed steadily"},
-     {"steady_cycles", I, "worm-cycles", "worm-cycles skipped that way"}}};
+     {"steady_cycles", I, "worm-cycles", "worm-cycles skipped that way"},
+     {"peak_rss_mib", N, "MiB", "peak resident memory of the process (getrusage), once the metrics are computed"}}};
 WORMSIM_DECLARE_STATS(kHost);
 
 const StatTable kMessages{
-    "messages.csv", "", "one row per message, by id: schedule messages, then background", "always", 50,
+    "messages.csv", "", "one row per message, by id: schedule messages, then background (output.messages: schedule: the schedule's only)",
+    "always", 50,
     {{"id", I, "", "message id, 0-based"},
      {"step", I, "", "schedule step, 0-based; -1 for background traffic"},
      {"index", I, "", "position within its step; empty for background traffic"},

@@ -125,6 +125,8 @@ std::string summary_json(const RunReport& rep) {
             .set("latency.p50", b.latency.p50)
             .set("latency.p99", b.latency.p99)
             .set("latency.max", b.latency.max)
+            .set("source_queue.max", static_cast<int64_t>(net.source_queue_max()))
+            .set("source_queue.end", static_cast<int64_t>(net.source_queue_now()))
             .json();
   }
   if (rep.load) j["load"] = load_json(*rep.load);
@@ -171,6 +173,7 @@ std::string summary_json(const RunReport& rep) {
                     .set("express_flit_moves", rep.host.express_flit_moves)
                     .set("steady_worms", rep.host.steady_worms)
                     .set("steady_cycles", rep.host.steady_cycles)
+                    .set("peak_rss_mib", rep.host.peak_rss_mib)
                     .json();
   }
   return j.dump(2) + "\n";
@@ -204,6 +207,13 @@ class QuotedNames {
 };
 }  // namespace
 
+namespace {
+// output.messages: schedule lists the schedule's messages only.
+bool listed(const RunReport& rep, const MessageRecord& m) {
+  return !m.free() && (m.step >= 0 || rep.config->background_rows);
+}
+}  // namespace
+
 std::string messages_csv(const RunReport& rep) {
   const Network& net = *rep.network;
   const SimContext& ctx = net.context();
@@ -214,6 +224,7 @@ std::string messages_csv(const RunReport& rep) {
   const auto& offsets = *rep.step_offsets;
   for (size_t id = 0; id < ctx.msgs.size(); ++id) {
     const MessageRecord& m = ctx.msgs[id];
+    if (!listed(rep, m)) continue;
     const MessageView v = view_message(ctx, m);
     // Background messages (step -1) come after the schedule's and carry no named packet.
     const bool scheduled = m.step >= 0;
@@ -252,6 +263,7 @@ std::string routes_csv(const RunReport& rep) {
   out << "id,links\n";
   for (size_t id = 0; id < ctx.msgs.size(); ++id) {
     const MessageRecord& m = ctx.msgs[id];
+    if (!listed(rep, m)) continue;
     const RouteHop* route = ctx.route_of(static_cast<uint32_t>(id));
     out << id << ',';
     int node = topo.endpoint_router(m.src);

@@ -1,5 +1,7 @@
 #include "sim/repetition_metrics.hpp"
 
+#include "sim/latency_histogram.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -29,16 +31,17 @@ RepetitionRow repetition_row(const SimContext& ctx, uint32_t r, const Repetition
 
 }  // namespace
 
-Distribution distribution(std::vector<uint64_t> v) {
+Distribution distribution(const std::vector<uint64_t>& v) {
   Distribution d;
   if (v.empty()) return d;
-  std::sort(v.begin(), v.end());
-  const LatencyStats s = latency_stats(v);  // the mean, median and max, as everywhere
+  LatencyHistogram h;  // nearest-rank percentiles and the mean, as for latencies
+  for (uint64_t x : v) h.add(x);
+  const LatencyStats s = h.stats();
   d.mean = s.mean;
   d.p50 = s.p50;
   d.max = s.max;
-  d.min = v.front();
-  d.p95 = percentile(v, 95);
+  d.min = *std::min_element(v.begin(), v.end());
+  d.p95 = h.percentile(95);
   double squares = 0.0;
   for (uint64_t x : v) squares += (static_cast<double>(x) - d.mean) * (static_cast<double>(x) - d.mean);
   d.stdev = v.size() > 1 ? std::sqrt(squares / static_cast<double>(v.size() - 1)) : 0.0;
@@ -65,10 +68,10 @@ RepetitionMetrics compute_repetition_metrics(const Network& net, const RepeatedS
     }
     out.rows.push_back(row);
   }
-  out.completion = distribution(std::move(completion));
-  out.step_contention = distribution(std::move(step));
-  out.depth_contention = distribution(std::move(depth));
-  out.background_contention = distribution(std::move(background));
+  out.completion = distribution(completion);
+  out.step_contention = distribution(step);
+  out.depth_contention = distribution(depth);
+  out.background_contention = distribution(background);
   return out;
 }
 

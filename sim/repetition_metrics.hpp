@@ -31,7 +31,7 @@ struct Distribution {
   uint64_t min = 0, p50 = 0, p95 = 0, max = 0;
   double mean = 0.0, stdev = 0.0;
 };
-Distribution distribution(std::vector<uint64_t> values);
+Distribution distribution(const std::vector<uint64_t>& values);
 
 struct RepetitionMetrics {
   RepeatSpec spec;

@@ -1,6 +1,8 @@
 #include "sim/run.hpp"
 #include "sim/vcd_header.hpp"
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <chrono>
 #include <csignal>
@@ -24,6 +26,7 @@
 #include "schedules/validator.hpp"
 #include "sim/background_traffic.hpp"
 #include "sim/executor.hpp"
+#include "sim/message_retirement.hpp"
 #include "sim/metrics.hpp"
 #include "sim/atomic_file.hpp"
 #include "sim/output_set.hpp"
@@ -196,6 +199,9 @@ int load_run_inputs(const RunOptions& opts, RunInputs& in) {
     cfg = load_config(opts.config_path, opts.overrides);
     if (!opts.out_dir.empty()) cfg.out_dir = opts.out_dir;
     if (!opts.trace.empty()) cfg.trace = opts.trace;
+    if (!cfg.background_rows && cfg.trace != "none")
+      throw ConfigError(cfg.path + ": output.messages: schedule cannot go with --trace (the timeline names every "
+                        "message); use messages: all");
     cfg.strict = cfg.strict || opts.strict;
 
     require_run_memory(cfg, static_cast<size_t>(Topology::validate(cfg.topology)), 0);
@@ -240,6 +246,14 @@ int config_check_command(const RunOptions& opts) {
                (cfg.has_traffic ? "; background traffic" : "") + "\n");
   return kExitOk;
 }
+
+namespace {
+double peak_rss_mib() {
+  rusage usage{};
+  if (getrusage(RUSAGE_SELF, &usage) != 0) return 0.0;
+  return static_cast<double>(usage.ru_maxrss) / 1024.0;  // Linux: kilobytes
+}
+}  // namespace
 
 int run_command(const RunOptions& opts) {
   const auto t0 = Clock::now();
@@ -294,12 +308,17 @@ int run_command(const RunOptions& opts) {
     if (cfg.has_schedule) window->keep_offering_until([&repeated] { return repeated.complete(); });
     net.add_traffic(window.get());
   }
+  // Last of the sources: it recycles what the others have seen delivered this cycle.
+  std::unique_ptr<MessageRetirement> retirement;
+  if (cfg.has_traffic && !cfg.background_rows)
+    retirement = std::make_unique<MessageRetirement>(topo.num_endpoints(), window.get());
   std::unique_ptr<ProgressLog> progress;
   if (opts.progress_seconds > 0 && spdlog::should_log(spdlog::level::info)) {
     progress = std::make_unique<ProgressLog>(cfg.has_schedule ? schedule.num_messages() * cfg.repeat.count : 0,
                                              cfg.has_traffic ? cfg.traffic.cycles : 0, opts.progress_seconds);
     net.add_traffic(progress.get());
   }
+  if (retirement) net.add_traffic(retirement.get());
   report.host.elaboration_seconds = seconds_since(t_elab);
   spdlog::info("elaborated {} ({} routers, {} links) in {:.3f} s", topo.spec().describe(), topo.num_nodes(),
                topo.num_links(), report.host.elaboration_seconds);
@@ -334,10 +353,12 @@ int run_command(const RunOptions& opts) {
   report.network = &net;
   report.message_packets = &exec.message_packets();
   report.step_offsets = &exec.step_offsets();
-  report.metrics = compute_metrics(net, static_cast<int>(schedule.steps.size() * cfg.repeat.count));
-  if (window) report.load = compute_load_metrics(net, *window);
+  report.metrics = compute_metrics(net, static_cast<int>(schedule.steps.size() * cfg.repeat.count),
+                                   retirement ? &retirement->retired() : nullptr);
+  if (window) report.load = compute_load_metrics(net, *window, retirement ? retirement->retired_in_window() : nullptr);
   if (cfg.repeat.reported) report.repetitions = compute_repetition_metrics(net, repeated, exec.messages_per_repetition());
   report.host.wall_seconds = seconds_since(t0);
+  report.host.peak_rss_mib = peak_rss_mib();
   try {
     outputs->begin();
     write_csv_outputs(*outputs, report);

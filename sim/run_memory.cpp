@@ -1,5 +1,8 @@
 #include "sim/run_memory.hpp"
 
+#include <algorithm>
+#include <string>
+
 namespace wormsim {
 
 namespace {
@@ -12,6 +15,8 @@ constexpr double kFlitSlotBytes = 24.0;    // per buffer slot: a 16-byte flit, c
 constexpr double kMessageBytes = 450.0;    // a message record, its executor state and output row
 constexpr double kHopBytes = 8.0;          // a route hop
 constexpr double kInterfaceBytes = 1000.0; // a further NetworkInterface sc_module, on a router with several endpoints
+constexpr double kLiveMessagesPerEndpoint = 64.0;  // background messages under way, with recycling
+constexpr double kRecycleHintBytes = 1024.0 * 1024.0 * 1024.0;  // above this, a refusal says how to recycle
 
 }  // namespace
 
@@ -23,6 +28,10 @@ MemoryEstimate run_estimate(const Config& cfg, size_t messages, size_t hops) {
   const double vcs = (nodes * links + endpoints * inj) * cfg.vcs;
   double traffic = 0.0;
   if (cfg.has_traffic) traffic = cfg.traffic.rate * static_cast<double>(cfg.traffic.cycles) * endpoints;
+  // output.messages: schedule recycles delivered background records: the table
+  // holds the messages under way, which a network that is not saturated keeps
+  // to a few per endpoint (and a saturated window stops at its drain cap).
+  if (cfg.has_traffic && !cfg.background_rows) traffic = std::min(traffic, endpoints * kLiveMessagesPerEndpoint);
   const auto sched = static_cast<double>(messages);
 
   MemoryEstimate e{"run",
@@ -33,7 +42,19 @@ MemoryEstimate run_estimate(const Config& cfg, size_t messages, size_t hops) {
   if (endpoints > nodes) e.add("network.dims", "the further interfaces", (endpoints - nodes) * kInterfaceBytes);
   e.add("network.vcs", "the virtual channels", vcs * kVcBytes);
   e.add("network.buffer_flits", "the input buffers", vcs * cfg.buffer_flits * kFlitSlotBytes);
-  if (cfg.has_traffic) e.add("traffic.cycles", "the background traffic's messages", traffic * kMessageBytes);
+  if (cfg.has_traffic) {
+    // Name the key the user set: the phases' length, or the injection window;
+    // with recycling, the size of the network bounds what is under way.
+    if (!cfg.background_rows)
+      e.add("network.dims", "the background messages under way", traffic * kMessageBytes);
+    else
+      e.add(cfg.window.enabled ? "traffic.measure_cycles" : "traffic.cycles",
+            "the background traffic's messages" + std::string(traffic * kMessageBytes > kRecycleHintBytes
+                                                                  ? ", kept for messages.csv (output.messages: "
+                                                                    "schedule recycles them)"
+                                                                  : ""),
+            traffic * kMessageBytes);
+  }
   // `messages` and `hops` count every repetition: their number is to blame once there are several.
   const std::string schedule_key = cfg.repeat.count > 1       ? "schedule.repeat.count"
                                    : cfg.schedule.file.empty() ? "schedule.algorithm"

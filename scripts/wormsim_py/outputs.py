@@ -18,8 +18,10 @@ import os
 import zlib
 
 SUMMARY = "summary.json"
-# files every run writes beside summary.json, whatever its status (docs/reliability.md)
+# files every run writes beside summary.json, whatever its status (docs/reliability.md);
+# `wormsim saturate` (summary.json "command": "saturate") writes its curve instead
 REQUIRED = ("messages.csv", "links.csv", "steps.csv")
+REQUIRED_BY_COMMAND = {"saturate": ("curve.csv", "curve.svg")}
 _CHUNK = 1 << 20
 
 
@@ -91,7 +93,7 @@ def verify(folder):
                                               "the folder's files cannot be checked as one set; run it again")
     if not isinstance(outputs, dict):
         raise OutputSetError(folder, SUMMARY, '"outputs" is not a JSON object (damaged)')
-    for name in REQUIRED:
+    for name in REQUIRED_BY_COMMAND.get(summary.get("command"), REQUIRED):
         if name not in outputs:
             raise OutputSetError(folder, SUMMARY, f'"outputs" does not list {name}')
     for name, entry in outputs.items():

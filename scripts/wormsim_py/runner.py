@@ -16,7 +16,8 @@ import subprocess
 import sys
 import time
 
-OUTPUT_FILES = ("summary.json", "messages.csv", "links.csv", "steps.csv", "routes.csv", "repetitions.csv")
+OUTPUT_FILES = ("summary.json", "messages.csv", "links.csv", "steps.csv", "routes.csv", "repetitions.csv", "curve.csv",
+                "curve.svg")
 STDERR_FILE = "stderr.log"
 COMMAND_FILE = "command.sh"
 STDERR_TAIL_LINES = 8
@@ -51,11 +52,14 @@ def _tail(path):
 
 
 def build_command(task):
-    cmd = [task["wormsim"], "run", task["base"]]
+    """`wormsim run BASE --set ... --out OUT --quiet`; with task["saturate"] (a list of options),
+    `wormsim saturate` instead: a saturation search per point (docs/sweeps.md)."""
+    saturate = task.get("saturate")
+    cmd = [task["wormsim"], "run" if saturate is None else "saturate", task["base"]]
     for key, value in task["sets"]:
         cmd += ["--set", f"{key}={value}"]
     cmd += ["--out", task["out"], "--quiet"]
-    return cmd
+    return cmd + list(saturate or [])
 
 
 _PR_SET_PDEATHSIG = 1  # <linux/prctl.h>

@@ -14,6 +14,7 @@ A spec is a YAML mapping (docs/sweeps.md):
   seed: S                          # first seed for repeats and for source sampling (default 1)
   exclude: [{key.path: value, ...}]  # drop points matching every pair of an entry
   timeout: SECONDS                 # per-point time limit
+  saturate: {points: 6, ...}       # run `wormsim saturate` per point instead of `run`, with these options
 
 Key paths are wormsim config keys (network.dims, schedule.flits, traffic.rate, ...)
 passed to `wormsim run --set`, or tag.NAME: a label that goes into the table only.
@@ -31,7 +32,18 @@ import yaml
 
 SECTIONS = ("network", "timing", "schedule", "traffic", "run", "output")
 TOP_KEYS = ("base", "output", "description", "set", "grid", "zip", "sources", "repeats",
-            "seed", "exclude", "timeout")
+            "seed", "exclude", "timeout", "saturate")
+# `saturate:` options: spec key -> (wormsim saturate option, type, check, expectation)
+SATURATE_OPTIONS = {
+    "criterion": ("--criterion", str, lambda v: bool(v), "a comma-separated list of throughput, latency, drain"),
+    "tolerance": ("--tolerance", float, lambda v: 0 < v < 1, "a number in (0, 1)"),
+    "latency_multiple": ("--latency-multiple", float, lambda v: 1 < v <= 1000, "a number in (1, 1000]"),
+    "low": ("--low", float, lambda v: 0 < v <= 1, "a rate in (0, 1] packets per node per cycle"),
+    "high": ("--high", float, lambda v: 0 < v <= 1, "a rate in (0, 1] packets per node per cycle"),
+    "resolution": ("--resolution", float, lambda v: 0.001 <= v < 1, "a number in [0.001, 1)"),
+    "points": ("--points", int, lambda v: 0 <= v <= 100, "an integer from 0 to 100"),
+    "curve_to": ("--curve-to", float, lambda v: 1 <= v <= 10, "a number in [1, 10]"),
+}
 SEED_KEY = "run.seed"
 SOURCE_KEY = "schedule.source"
 MAX_POINTS = 1_000_000
@@ -71,6 +83,15 @@ class Spec:
     exclude: list = field(default_factory=list)     # [{key: value}]
     timeout: float = None
     base_sha256: str = ""
+    saturate: dict = None           # None: points run `wormsim run`; else `wormsim saturate` with these options
+
+    def saturate_args(self):
+        """The `wormsim saturate` options of every point, in SATURATE_OPTIONS order."""
+        args = []
+        for key, (option, _, _, _) in SATURATE_OPTIONS.items():
+            if key in (self.saturate or {}):
+                args += [option, str(self.saturate[key])]
+        return args
 
     def swept_columns(self):
         """Columns of the swept parameters, in table order."""
@@ -201,6 +222,27 @@ def _parse_sources(file, v, default_seed):
     return {"mode": "sample", "n": n, "seed": seed}
 
 
+def _parse_saturate(file, v):
+    """The `saturate:` options: a mapping (possibly empty) of SATURATE_OPTIONS keys."""
+    if v is None:
+        return {}
+    if not isinstance(v, dict):
+        raise SpecError(file, "saturate", f"expected a mapping of wormsim saturate options "
+                                          f"({', '.join(SATURATE_OPTIONS)}), got {_type_name(v)}")
+    out = {}
+    for k, value in v.items():
+        if k not in SATURATE_OPTIONS:
+            raise SpecError(file, f"saturate.{k}",
+                            f"unknown option (expected one of: {', '.join(SATURATE_OPTIONS)})")
+        _, kind, ok, expected = SATURATE_OPTIONS[k]
+        good_type = isinstance(value, str) if kind is str else \
+            (not isinstance(value, bool) and isinstance(value, (int,) if kind is int else (int, float)))
+        if not good_type or not ok(value):
+            raise SpecError(file, f"saturate.{k}", f"expected {expected}, got {_type_name(value)}")
+        out[k] = value
+    return out
+
+
 def load(path, output_override=None):
     """Read and validate a spec file. Raises SpecError with file, key and what was expected."""
     file = os.fspath(path)
@@ -260,6 +302,8 @@ def load(path, output_override=None):
         if isinstance(t, bool) or not isinstance(t, (int, float)) or t <= 0:
             raise SpecError(file, "timeout", f"expected a positive number of seconds, got {_type_name(t)}")
         timeout = float(t)
+
+    saturate = _parse_saturate(file, doc["saturate"]) if "saturate" in doc else None
 
     seen = {}  # key -> where it was defined
 
@@ -341,7 +385,7 @@ def load(path, output_override=None):
 
     return Spec(path=file, base=base, output=output, description=description, fixed=fixed, grid=grid,
                 zips=zips, sources=sources, repeats=repeats, seed=seed, exclude=exclude, timeout=timeout,
-                base_sha256=hashlib.sha256(base_bytes).hexdigest())
+                base_sha256=hashlib.sha256(base_bytes).hexdigest(), saturate=saturate)
 
 
 def _set_path(tree, key, value):
@@ -422,6 +466,8 @@ def point_id(spec, params):
         "set": [[k, v] for k, v in spec.fixed],
         "params": {k: v for k, v in params.items()},
     }
+    if spec.saturate is not None:  # a saturation search per point: another result, another id
+        payload["saturate"] = spec.saturate
     return hashlib.sha256(canonical(payload).encode()).hexdigest()[:16]
 
 

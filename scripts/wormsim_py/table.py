@@ -7,6 +7,7 @@ Columns, in order:
   status, exit_code, error   wormsim's status (or "error" if no summary.json), its exit code,
                              and for a non-zero exit the stderr tail
   metrics.*                  summary.json metrics, flattened (metrics.latency.mean, ...)
+  saturation.*               summary.json saturation block (sweeps with saturate:)
   background.*               summary.json background block (runs with traffic)
   load.*                     summary.json load block (measured load runs)
   repetitions.*              summary.json repetitions block (repeated schedules)
@@ -31,7 +32,7 @@ TABLE_CSV = "results.csv"
 TABLE_PARQUET = "results.parquet"
 POINTS_DIR = "points"
 ERROR_COLUMNS = ("status", "exit_code", "error")
-GROUP_ORDER = ("metrics.", "background.", "load.", "repetitions.", "invariants.", "summary.", "host.")
+GROUP_ORDER = ("saturation.", "metrics.", "background.", "load.", "repetitions.", "invariants.", "summary.", "host.")
 # statuses whose rows are not final: the point runs again on the next sweep
 INCOMPLETE_STATUSES = ("", "error", "interrupted")
 
@@ -95,9 +96,9 @@ def read_rows(path):
 
 
 # columns that summary_row() fills: in a complete row they must match summary.json exactly
-_SUMMARY_GROUPS = ("metrics.", "background.", "load.", "repetitions.", "invariants.", "summary.")
+_SUMMARY_GROUPS = ("saturation.", "metrics.", "background.", "load.", "repetitions.", "invariants.", "summary.")
 # summary.json blocks that become column groups (prefix = block name)
-_FLAT_BLOCKS = ("metrics", "background", "load", "repetitions", "host", "invariants")
+_FLAT_BLOCKS = ("saturation", "metrics", "background", "load", "repetitions", "host", "invariants")
 _SCHEDULE_KEYS = ("name", "algorithm", "steps", "messages", "broadcast", "source")
 
 

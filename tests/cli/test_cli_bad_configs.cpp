@@ -67,7 +67,8 @@ const std::vector<BadConfig>& cases() {
         "; refusing to start"}},
       {"TrafficTooLong", "traffic_too_long.yaml", {},
        {"error: @: traffic.cycles: this run needs about 7372800.0 GiB (16 routers, 17592186044432 messages; the "
-        "background traffic's messages: 7372800.0 GiB) but ",
+        "background traffic's messages, kept for messages.csv (output.messages: schedule recycles them): "
+        "7372800.0 GiB) but ",
         "; refusing to start"}},
       {"UnknownTopology", "unknown_topology.yaml", {},
        {"error: @: network.topology (line 2): expected cmesh, hypercube, mesh, torus, line or ring, got \"donut\""}},
