@@ -226,6 +226,17 @@ TEST(Repetitions, SameSeedSameBytes) {
   for (const auto& f : files) EXPECT_EQ(read_file(tmp / "a" / f), read_file(tmp / "b" / f)) << f;
 }
 
+// Recycling delivered background records (output.messages: schedule) keeps
+// every schedule record: the repetitions come out the same.
+TEST(Repetitions, RecycledBackgroundRecordsChangeNoRepetition) {
+  TempDir tmp;
+  const json all = run(tmp, "all", kStudy, {"traffic.rate=0.03"});
+  const json recycled = run(tmp, "recycled", kStudy, {"traffic.rate=0.03", "output.messages=schedule"});
+  EXPECT_EQ(all.at("repetitions"), recycled.at("repetitions"));
+  EXPECT_EQ(read_file(tmp / "all" / "repetitions.csv"), read_file(tmp / "recycled" / "repetitions.csv"));
+  EXPECT_EQ(csv_rows(tmp / "recycled" / "messages.csv").size(), 12u * 63) << "the schedule's rows only";
+}
+
 // A longer measurement window changes nothing before the shorter one closes:
 // the repetitions that ended by then are the same, cycle for cycle.
 TEST(Repetitions, LongerWindowChangesNothingBeforeIt) {
