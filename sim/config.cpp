@@ -105,6 +105,7 @@ Config load_config(const std::string& path, const std::vector<std::string>& over
     read_timing(timing, c);
     read_schedule(schedule, c, base);
     read_traffic(traffic, c);
+    read_schedule_repeat(schedule, c);
     read_run(run, c);
     c.traffic.seed = c.seed;
     if (!c.has_schedule && !c.has_traffic)

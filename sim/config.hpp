@@ -20,6 +20,7 @@
 #include "sim/background_traffic.hpp"
 #include "sim/executor.hpp"
 #include "sim/measurement_window.hpp"
+#include "sim/repetitions.hpp"
 
 namespace wormsim {
 
@@ -53,6 +54,7 @@ struct Config {
   // schedule and execution (a run has a schedule, background traffic, or both)
   bool has_schedule = false;
   ScheduleSource schedule;
+  RepeatSpec repeat;  // schedule.repeat: when the schedule starts and how often it runs
   bool has_traffic = false;
   BackgroundSpec traffic;  // seed is run.seed; hotspots are resolved from hotspot_refs at run time
   WindowSpec window;       // traffic.warmup_cycles, measure_cycles, drain_cycles

@@ -99,6 +99,7 @@ void read_network(ConfigSection& s, Config& c);
 void read_timing(ConfigSection& s, Config& c);
 void read_schedule(ConfigSection& s, Config& c, const std::string& base_dir);
 void read_traffic(ConfigSection& s, Config& c);
+void read_schedule_repeat(ConfigSection& schedule, Config& c);  // after read_traffic
 void read_run(ConfigSection& s, Config& c);
 void read_output(ConfigSection& s, Config& c);
 

@@ -37,8 +37,37 @@ const ParamSection kScheduleParams{
      P::choice("mode", {"barrier", "eager"}).by_default("barrier").describe("release rule of the steps"),
      P::boolean("strict")
          .by_default(false)
-         .describe("make schedule warnings (port-model violations) errors; --strict does the same")}};
+         .describe("make schedule warnings (port-model violations) errors; --strict does the same"),
+     P::compound("repeat", "mapping")
+         .default_is("one run from cycle 0")
+         .describe("when the schedule starts and how often it runs again (schedule.repeat.* below)")}};
 WORMSIM_DECLARE_PARAMS(kScheduleParams);
+
+// Repetitions of the schedule (sim/repetitions.hpp), e.g. a broadcast under steady load.
+constexpr long long kMaxRepetitions = 1000000;
+const ParamSection kRepeatParams{
+    "schedule.repeat", "schedule", "when the schedule starts and how often it runs (docs/load-studies.md)", {}, 30,
+    {P::integer("count", 1, kMaxRepetitions)
+         .by_default(1)
+         .in("repetitions")
+         .describe("runs of the whole schedule, each with new messages and the same steps"),
+     P::integer("start_cycle", 0, kMaxTrafficCycles)
+         .default_is("traffic.warmup_cycles with a measurement window, else 0")
+         .range("0..2^40")
+         .in("cycles")
+         .describe("cycle the first repetition starts"),
+     P::integer("period_cycles", 1, kMaxTrafficCycles)
+         .default_is("unset: back to back")
+         .range("1..2^40")
+         .in("cycles")
+         .describe("repetition r is due at start_cycle + r * period_cycles (later if the previous one is still "
+                   "running); not with gap_cycles"),
+     P::integer("gap_cycles", 0, kMaxTrafficCycles)
+         .by_default(0)
+         .range("0..2^40")
+         .in("cycles")
+         .describe("back to back: cycles from one repetition's completion to the next's start")}};
+WORMSIM_DECLARE_PARAMS(kRepeatParams);
 
 void read_source(ConfigSection& s, ScheduleSource& src) {
   const YAML::Node n = s.at("source");
@@ -134,6 +163,32 @@ void read_schedule(ConfigSection& s, Config& c, const std::string& base_dir) {
   if (s.has("flits")) src.flits = static_cast<int>(s.integer("flits"));
   parse_execution_mode(s.choice("mode"), c.mode);
   c.strict = s.boolean("strict");
+}
+
+// Read after the traffic section: the first repetition's default start is the
+// end of the warm-up. A schedule timed against a measurement window reports
+// its repetitions even when it runs once.
+void read_schedule_repeat(ConfigSection& s, Config& c) {
+  RepeatSpec& r = c.repeat;
+  if (!c.has_schedule) return;
+  const bool given = s.has("repeat");
+  r.reported = given || c.window.enabled;
+  if (!r.reported) return;
+  if (given && !s.at("repeat").IsMap())
+    s.fail("repeat", "expected a mapping with count, start_cycle, period_cycles or gap_cycles", s.at("repeat"));
+  ConfigSection rs(s.file(), given ? s.at("repeat") : YAML::Node(YAML::NodeType::Map), s.path_of("repeat"), c);
+  rs.check_keys();
+  if (rs.has("period_cycles") && rs.has("gap_cycles"))
+    rs.fail("gap_cycles",
+            "give either period_cycles (a repetition every N cycles) or gap_cycles (back to back, N cycles apart), "
+            "not both",
+            rs.at("gap_cycles"));
+  r.count = static_cast<uint32_t>(rs.integer("count"));
+  r.start = rs.has("start_cycle") ? static_cast<uint64_t>(rs.integer("start_cycle")) : c.window.enabled ? c.window.warmup : 0;
+  rs.record("start_cycle", r.start);
+  r.period = rs.has("period_cycles") ? static_cast<uint64_t>(rs.integer("period_cycles")) : 0;
+  if (!r.period) rs.record("period_cycles", nullptr);
+  r.gap = static_cast<uint64_t>(rs.integer("gap_cycles"));
 }
 
 }  // namespace wormsim

@@ -15,28 +15,31 @@ bool parse_execution_mode(const std::string& text, ExecutionMode& out) {
 
 std::string to_string(ExecutionMode m) { return m == ExecutionMode::Barrier ? "barrier" : "eager"; }
 
-ScheduleExecutor::ScheduleExecutor(const Schedule& s, Network& net, ExecutionMode mode)
+ScheduleExecutor::ScheduleExecutor(const Schedule& s, Network& net, ExecutionMode mode, uint32_t repetitions)
     : mode_(mode),
       num_nodes_(net.topology().num_endpoints()),
       log_steps_(spdlog::should_log(spdlog::level::debug)),
-      log_worms_(spdlog::should_log(spdlog::level::trace)) {
+      log_worms_(spdlog::should_log(spdlog::level::trace)),
+      steps_(s.steps.size()) {
   sends_.resize(num_nodes_);
   next_send_.assign(num_nodes_, 0);
-  for (size_t st = 0; st < s.steps.size(); ++st) {
-    step_first_.push_back(total_);
-    for (const auto& m : s.steps[st]) {
-      const uint32_t id = net.add_message(m.src, m.dst, message_route(net.topology(), net.routing(), m),
-                                          static_cast<uint32_t>(s.message_flits(m)), static_cast<int>(st));
-      packet_.push_back(m.packet);
-      sends_[m.src].push_back(id);
-      ++total_;
+  for (uint32_t r = 0; r < repetitions; ++r)
+    for (size_t st = 0; st < s.steps.size(); ++st) {
+      const int step = static_cast<int>(r * steps_ + st);
+      step_first_.push_back(total_);
+      for (const auto& m : s.steps[st]) {
+        const uint32_t id = net.add_message(m.src, m.dst, message_route(net.topology(), net.routing(), m),
+                                            static_cast<uint32_t>(s.message_flits(m)), step);
+        packet_.push_back(m.packet);
+        if (r == 0) sends_[m.src].push_back(id);
+        ++total_;
+      }
     }
-  }
   step_first_.push_back(total_);
-  step_released_.assign(s.steps.size(), 0);
-  step_delivered_.assign(s.steps.size(), 0);
-  for (size_t p = 0; p < s.packets.size(); ++p)
-    if (s.packets[p].origin >= 0) give(s.packets[p].origin, static_cast<int>(p));
+  per_repetition_ = repetitions ? total_ / repetitions : 0;
+  step_released_.assign(step_first_.size() - 1, 0);
+  step_delivered_.assign(step_first_.size() - 1, 0);
+  for (const auto& p : s.packets) origins_.push_back(p.origin);
 }
 
 bool ScheduleExecutor::holds(int node, int packet) const {
@@ -47,18 +50,26 @@ void ScheduleExecutor::give(int node, int packet) {
   held_.insert(static_cast<uint64_t>(packet) * num_nodes_ + node);
 }
 
-void ScheduleExecutor::start(Network& net, uint64_t now) {
+void ScheduleExecutor::begin_repetition(Network& net, uint64_t now) {
+  base_ = repetition_ * per_repetition_;
+  step_ = repetition_ * steps_;
+  rep_end_step_ = step_ + steps_;
+  ++repetition_;
+  held_.clear();
+  for (size_t p = 0; p < origins_.size(); ++p)
+    if (origins_[p] >= 0) give(origins_[p], static_cast<int>(p));
   if (mode_ == ExecutionMode::Barrier) {
     release_barrier_step(net, now);
   } else {
+    next_send_.assign(num_nodes_, 0);
     for (int node = 0; node < num_nodes_; ++node) try_release(net, node, now);
   }
 }
 
-// Releases the next non-empty step.
+// Releases the repetition's next non-empty step.
 void ScheduleExecutor::release_barrier_step(Network& net, uint64_t now) {
-  while (step_ + 1 < step_first_.size() && step_first_[step_] == step_first_[step_ + 1]) ++step_;
-  if (step_ + 1 >= step_first_.size()) return;
+  while (step_ < rep_end_step_ && step_first_[step_] == step_first_[step_ + 1]) ++step_;
+  if (step_ >= rep_end_step_) return;
   for (uint32_t id = step_first_[step_]; id < step_first_[step_ + 1]; ++id) release(net, id, now);
   outstanding_ = step_first_[step_ + 1] - step_first_[step_];
   released_ += outstanding_;
@@ -69,7 +80,7 @@ void ScheduleExecutor::try_release(Network& net, int node, uint64_t when) {
   auto& sends = sends_[node];
   size_t& next = next_send_[node];
   while (next < sends.size()) {
-    const uint32_t id = sends[next];
+    const uint32_t id = base_ + sends[next];
     if (!holds(node, packet_[id]) || !net.can_start(id)) return;
     release(net, id, when);
     ++released_;
@@ -87,11 +98,13 @@ void ScheduleExecutor::after_routers(Network& net, uint64_t now) {
     uint32_t mine = 0;
     for (uint32_t id : delivered) mine += id < total_;
     outstanding_ -= mine;
+    delivered_ += mine;
     if (mine && outstanding_ == 0) release_barrier_step(net, now);
     return;
   }
   for (uint32_t id : delivered) {
     if (id >= total_) continue;
+    ++delivered_;
     const int dst = net.context().msgs[id].dst;
     give(dst, packet_[id]);
     try_release(net, dst, now);

@@ -6,6 +6,13 @@
 //            injection channel it needs (the port model decides which).
 // A node holds a packet from the cycle the tail of a message carrying it is
 // ejected there (or from the start if it is the packet's origin).
+//
+// A schedule can run as several repetitions (schedule.repeat; the timing is
+// sim/repetitions.hpp's): each repetition's messages are new messages, so that
+// each has its own record, and step s of repetition r is step r * S + s of the
+// run (S steps per repetition): a worm meeting one of another repetition counts
+// as depth contention, as for any other step. begin_repetition() starts the
+// next one from scratch (every packet back at its origin).
 #pragma once
 
 #include <cstdint>
@@ -25,14 +32,22 @@ std::string to_string(ExecutionMode m);
 
 class ScheduleExecutor : public TrafficSource {
  public:
-  // Registers every message of the schedule with the network (message ids
-  // follow schedule order: step by step, message by message).
-  ScheduleExecutor(const Schedule& schedule, Network& net, ExecutionMode mode);
+  // Registers every message of every repetition with the network (message ids
+  // follow schedule order: repetition by repetition, step by step, message by message).
+  ScheduleExecutor(const Schedule& schedule, Network& net, ExecutionMode mode, uint32_t repetitions = 1);
 
-  void start(Network& net, uint64_t now) override;
+  // Starts the first repetition.
+  void start(Network& net, uint64_t now) override { begin_repetition(net, now); }
   void after_routers(Network& net, uint64_t now) override;
   void after_interfaces(Network& net, uint64_t now) override;
   bool finished() const override { return released_ == total_; }
+
+  // Releases what the next repetition releases at its start (the first step, or
+  // every eager send whose packet is at its origin).
+  void begin_repetition(Network& net, uint64_t now);
+  // Every message of the repetition begun last has been delivered.
+  bool repetition_done() const { return delivered_ == repetition_ * per_repetition_; }
+  uint32_t messages_per_repetition() const { return per_repetition_; }
 
   // Id of the first message of each step (plus one past the last).
   const std::vector<uint32_t>& step_offsets() const { return step_first_; }
@@ -52,14 +67,19 @@ class ScheduleExecutor : public TrafficSource {
   int num_nodes_;
   bool log_steps_, log_worms_;  // --log-level debug / trace, read once
   std::vector<uint32_t> step_released_, step_delivered_;
-  uint32_t total_ = 0, released_ = 0;
+  uint32_t total_ = 0, released_ = 0, delivered_ = 0;  // over all repetitions
+  uint32_t per_repetition_ = 0;
+  uint32_t repetition_ = 0;  // repetitions begun
+  size_t steps_ = 0;         // per repetition
   std::vector<uint32_t> step_first_;
   std::vector<int> packet_;  // per message
+  std::vector<int> origins_;  // per packet of the schedule: its origin node, or -1
   // barrier
-  size_t step_ = 0;
+  size_t step_ = 0, rep_end_step_ = 0;  // the next step to release; the end of the repetition's steps
   uint32_t outstanding_ = 0;
   // eager
-  std::vector<std::vector<uint32_t>> sends_;  // per node, in schedule order
+  std::vector<std::vector<uint32_t>> sends_;  // per node, in schedule order: ids of the first repetition
+  uint32_t base_ = 0;                         // id of the current repetition's first message
   std::vector<size_t> next_send_;
   std::unordered_set<uint64_t> held_;         // packet * nodes + node
 };

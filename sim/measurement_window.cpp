@@ -50,12 +50,14 @@ void MeasurementWindow::after_interfaces(Network& net, uint64_t now) {
     created_ = background_.generated() - generated_start_;
     closed_ = true;
   }
-  if (!closed_ || drained_at_ != kNever) return;
-  if (delivered_ == created_) {
-    drained_at_ = created_ ? last_delivery_ : now;
+  if (!closed_) return;
+  if (drained_at_ == kNever) {
+    if (delivered_ == created_) drained_at_ = created_ ? last_delivery_ : now;
+    else if (now + 1 >= spec_.offer_end()) saturated_ = true;
+  }
+  if (drained_at_ != kNever && offering_ && (!schedule_done_ || schedule_done_())) {
     background_.stop_offering();
-  } else if (now + 1 >= spec_.offer_end()) {
-    saturated_ = true;
+    offering_ = false;
   }
 }
 

@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "models/traffic_source.hpp"
@@ -46,6 +47,11 @@ class MeasurementWindow : public TrafficSource {
   uint64_t next_event() const override;
   bool saturated() const override { return saturated_; }
 
+  // A schedule repeated under this load (sim/repetitions.hpp) keeps the
+  // background offered until `done` says its last repetition has completed,
+  // even after the window has drained.
+  void keep_offering_until(std::function<bool()> done) { schedule_done_ = std::move(done); }
+
   const WindowSpec& spec() const { return spec_; }
   bool in_window(uint64_t created) const { return created >= spec_.warmup && created < spec_.window_end(); }
   // Per endpoint: flits ejected during the window.
@@ -65,7 +71,8 @@ class MeasurementWindow : public TrafficSource {
   WindowSpec spec_;
   BackgroundTraffic& background_;
   std::vector<uint64_t> ejected_start_, ejected_end_, carried_start_, carried_end_;
-  bool opened_ = false, closed_ = false, saturated_ = false;
+  std::function<bool()> schedule_done_;
+  bool opened_ = false, closed_ = false, saturated_ = false, offering_ = true;
   uint64_t generated_start_ = 0;  // background packets generated before the window
   uint64_t created_ = 0, delivered_ = 0;  // created_: known once the window has closed
   uint64_t last_delivery_ = 0;

@@ -21,16 +21,6 @@ MessageView view_message(const SimContext& ctx, const MessageRecord& m) {
   return v;
 }
 
-namespace {
-
-void count(ContentionTotals& t, uint64_t cycles) {
-  if (!cycles) return;
-  ++t.messages;
-  t.cycles += static_cast<int64_t>(cycles);
-}
-
-}  // namespace
-
 MessageTally::MessageTally(int num_steps, bool scheduled)
     : steps_(static_cast<size_t>(num_steps)), step_latency_sum_(static_cast<size_t>(num_steps), 0),
       scheduled_(scheduled) {
@@ -60,16 +50,16 @@ void MessageTally::add(const SimContext& ctx, const MessageRecord& m) {
     st->tcd += m.hops;
     st->max_zero_load = std::max(st->max_zero_load, v.zero_load);
     if (m.release != kNever) st->start = std::min(st->start, m.release);
-    count(st->step_contention, m.stall_step);
-    count(st->depth_contention, m.stall_depth);
+    st->step_contention.add(m.stall_step);
+    st->depth_contention.add(m.stall_depth);
   }
-  if (m.inject != kNever) count(f.port_wait, v.port_wait);
-  count(f.step_contention, m.stall_step);
-  count(f.depth_contention, m.stall_depth);
-  count(f.background_contention, m.stall_background);
+  if (m.inject != kNever) f.port_wait.add(v.port_wait);
+  f.step_contention.add(m.stall_step);
+  f.depth_contention.add(m.stall_depth);
+  f.background_contention.add(m.stall_background);
   if (!v.delivered) return;
   ++f.delivered;
-  count(f.other_delay, v.other);
+  f.other_delay.add(v.other);
   f.latency.add(v.latency);
   f.last = std::max(f.last, m.delivered);
   if (st) {

@@ -14,6 +14,11 @@ namespace wormsim {
 struct ContentionTotals {
   int64_t messages = 0;  // messages with at least one such cycle
   int64_t cycles = 0;
+  void add(uint64_t c) {
+    if (!c) return;
+    ++messages;
+    cycles += static_cast<int64_t>(c);
+  }
 };
 
 struct StepMetrics {

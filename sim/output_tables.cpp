@@ -1,5 +1,9 @@
 #include "sim/output_tables.hpp"
 
+#include <string>
+#include <utility>
+#include <vector>
+
 namespace wormsim {
 
 namespace {
@@ -87,6 +91,41 @@ const StatTable kLoad{
      {"link_utilisation.max", N, "", "max over links of flits carried during the window / measure_cycles"}}};
 WORMSIM_DECLARE_STATS(kLoad);
 
+// min, mean, max, p50, p95 and stdev of one per-repetition figure.
+std::vector<StatDecl> distribution_of(const std::string& name, const std::string& what) {
+  return {{name + ".min", I, "cycles", "least " + what},
+          {name + ".mean", N, "cycles", "mean " + what},
+          {name + ".max", I, "cycles", "largest " + what},
+          {name + ".p50", I, "cycles", "median " + what + " (nearest rank)"},
+          {name + ".p95", I, "cycles", "95th percentile " + what + " (nearest rank)"},
+          {name + ".stdev", N, "cycles", "sample standard deviation of the " + what}};
+}
+
+std::vector<StatDecl> repetition_fields() {
+  std::vector<StatDecl> f = {
+      {"count", I, "repetitions", "schedule.repeat.count"},
+      {"start_cycle", I, "cycle", "schedule.repeat.start_cycle: when the first repetition was due"},
+      {"period_cycles", I, "cycles", "schedule.repeat.period_cycles; 0: back to back"},
+      {"gap_cycles", I, "cycles", "schedule.repeat.gap_cycles (back to back)"},
+      {"started", I, "repetitions", "repetitions that started before the run ended"},
+      {"completed", I, "repetitions", "of those, completed (every message delivered); the distributions are over these"},
+      {"late", I, "repetitions", "repetitions that started after their due cycle (the previous one was still running)"},
+      {"under_load", I, "repetitions", "completed repetitions that ended while background traffic was still offered"}};
+  for (const auto& [name, what] : {std::pair<std::string, std::string>{"completion_cycles", "completion time (end - start)"},
+                                   {"step_contention_cycles", "same-step header stall cycles"},
+                                   {"depth_contention_cycles", "other-step header stall cycles"},
+                                   {"background_contention_cycles", "header stall cycles behind background worms"}}) {
+    const auto d = distribution_of(name, what);
+    f.insert(f.end(), d.begin(), d.end());
+  }
+  return f;
+}
+
+const StatTable kRepetitions{
+    "summary.json", "repetitions", "a repeated schedule: the distribution over its completed repetitions",
+    "only with schedule.repeat, or a schedule with traffic.measure_cycles", 27, repetition_fields()};
+WORMSIM_DECLARE_STATS(kRepetitions);
+
 const StatTable kInvariants{
     "summary.json", "invariants", "the simulator's self-checks", "always", 30,
     {{"flits_conserved", B, "", "completed: flits_injected == flits_ejected; stopped: the rest are in buffers"},
@@ -167,11 +206,34 @@ const StatTable kSteps{
      {"depth_contention_cycles", I, "cycles", "other-step header stall cycles of the step's messages"}}};
 WORMSIM_DECLARE_STATS(kSteps);
 
+const StatTable kRepetitionRows{
+    "repetitions.csv", "", "one row per repetition of the schedule", "like summary.json repetitions", 75,
+    {{"repetition", I, "", "repetition number, 0-based: its messages are steps repetition x S .. (repetition + 1) x S - 1"},
+     {"due", I, "cycle", "cycle it was due to start"},
+     {"start", I, "cycle", "cycle its first messages were released; empty if it never started"},
+     {"end", I, "cycle", "cycle its last tail was ejected; empty unless every message was delivered"},
+     {"completion_cycles", I, "cycles", "end - start; empty like end"},
+     {"late_cycles", I, "cycles", "start - due (0 unless the previous repetition was still running when it was due)"},
+     {"messages", I, "messages", "messages of the repetition"},
+     {"delivered", I, "messages", "of which delivered"},
+     {"max_latency", I, "cycles", "largest latency of a delivered message (0 if none)"},
+     {"step_contention_messages", I, "messages", "messages with same-step header stalls"},
+     {"step_contention_cycles", I, "cycles", "same-step header stall cycles"},
+     {"depth_contention_messages", I, "messages", "messages with other-step header stalls"},
+     {"depth_contention_cycles", I, "cycles", "other-step header stall cycles"},
+     {"background_contention_messages", I, "messages", "messages with header stalls behind background worms"},
+     {"background_contention_cycles", I, "cycles", "header stall cycles behind background worms"},
+     {"port_wait_cycles", I, "cycles", "cycles its messages waited for an injection channel or credits"},
+     {"under_load", I, "", "1 if background traffic was still offered when it ended, else 0 (empty if it did not end)"}}};
+WORMSIM_DECLARE_STATS(kRepetitionRows);
+
 }  // namespace
 
 const StatTable& metrics_stats() { return kMetrics; }
 const StatTable& background_stats() { return kBackground; }
 const StatTable& load_stats() { return kLoad; }
+const StatTable& repetition_stats() { return kRepetitions; }
+const StatTable& repetition_columns() { return kRepetitionRows; }
 const StatTable& invariant_stats() { return kInvariants; }
 const StatTable& host_stats() { return kHost; }
 const StatTable& message_columns() { return kMessages; }

@@ -11,10 +11,12 @@ namespace wormsim {
 const StatTable& metrics_stats();      // summary.json "metrics"
 const StatTable& background_stats();   // summary.json "background"
 const StatTable& load_stats();         // summary.json "load"
+const StatTable& repetition_stats();   // summary.json "repetitions"
 const StatTable& invariant_stats();    // summary.json "invariants"
 const StatTable& host_stats();         // summary.json "host"
 const StatTable& message_columns();    // messages.csv
 const StatTable& link_columns();       // links.csv
 const StatTable& step_columns();       // steps.csv
+const StatTable& repetition_columns(); // repetitions.csv
 
 }  // namespace wormsim

@@ -14,6 +14,7 @@
 #include "sim/config_echo.hpp"
 #include "sim/csv_text.hpp"
 #include "sim/output_tables.hpp"
+#include "sim/repetition_outputs.hpp"
 #include "sim/version.hpp"
 
 namespace wormsim {
@@ -129,6 +130,7 @@ std::string summary_json(const RunReport& rep) {
             .json();
   }
   if (rep.load) j["load"] = load_json(*rep.load);
+  if (rep.repetitions) j["repetitions"] = repetitions_json(*rep.repetitions);
   // A run that stopped early still conserves flits: those not ejected are in buffers.
   const bool complete = m.status == "completed";
   const bool buffers_ok = net.buffers_consistent();
@@ -333,6 +335,7 @@ void write_csv_outputs(OutputSet& set, const RunReport& rep) {
   set.add("links.csv", links_csv(rep));
   set.add("steps.csv", steps_csv(rep));
   set.add("routes.csv", routes_csv(rep));
+  if (rep.repetitions) set.add("repetitions.csv", repetitions_csv(*rep.repetitions));
 }
 
 std::string human_summary(const RunReport& rep, const std::string& dir, const std::vector<OutputFile>& files) {
@@ -342,7 +345,9 @@ std::string human_summary(const RunReport& rep, const std::string& dir, const st
   os << "wormsim " << kWormsimVersion << ": " << c.topology.describe() << ", " << c.ports.describe() << ", "
      << c.vcs << " VC x " << c.buffer_flits << " flits, " << to_string(c.mode) << " mode\n";
   os << "schedule:    " << (rep.schedule->name.empty() ? "(unnamed)" : rep.schedule->name) << " ("
-     << rep.schedule->steps.size() << " steps, " << m.messages << " messages)\n";
+     << rep.schedule->steps.size() << " steps, " << m.messages << " messages";
+  if (rep.repetitions) os << " in " << rep.repetitions->spec.count << " repetitions";
+  os << ")\n";
   os << "status:      " << m.status << "\n";
   os << "completion:  " << m.completion << " cycles\n";
   os << "TCD:         " << m.tcd << " hops (" << m.flit_hops << " flit-hops)\n";
@@ -359,6 +364,15 @@ std::string human_summary(const RunReport& rep, const std::string& dir, const st
        << "; offered " << fixed(l.offered.mean, 4) << ", accepted " << fixed(l.accepted.mean, 4)
        << " flits/node/cycle; packet latency mean " << fixed(l.packet_latency.mean, 2) << ", network latency mean "
        << fixed(l.network_latency.mean, 2) << " cycles\n";
+  }
+  if (rep.repetitions) {
+    const RepetitionMetrics& r = *rep.repetitions;
+    os << "repetitions: " << r.completed << " of " << r.spec.count << " completed";
+    if (r.completed)
+      os << "; completion min " << r.completion.min << ", mean " << fixed(r.completion.mean, 2) << ", p95 "
+         << r.completion.p95 << ", max " << r.completion.max << " cycles; background contention mean "
+         << fixed(r.background_contention.mean, 2) << " cycles";
+    os << "\n";
   }
   if (m.has_background) {
     os << "background:  " << m.background.delivered << " of " << m.background.messages << " packets delivered, latency mean "

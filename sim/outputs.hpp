@@ -13,6 +13,7 @@
 #include "sim/load_metrics.hpp"
 #include "sim/metrics.hpp"
 #include "sim/output_set.hpp"
+#include "sim/repetition_metrics.hpp"
 
 namespace wormsim {
 
@@ -36,6 +37,7 @@ struct RunReport {
   const std::vector<OutputFile>* outputs = nullptr;  // the rest of the set, for the manifest
   RunMetrics metrics;
   std::optional<LoadMetrics> load;  // a measured load run (traffic.measure_cycles)
+  std::optional<RepetitionMetrics> repetitions;  // a repeated schedule (schedule.repeat)
   HostTiming host;
   std::vector<std::string> warnings;
 };
@@ -46,7 +48,8 @@ std::string links_csv(const RunReport& report);
 std::string steps_csv(const RunReport& report);
 std::string routes_csv(const RunReport& report);
 
-// Writes messages.csv, links.csv, steps.csv and routes.csv into the set (after begin()).
+// Writes messages.csv, links.csv, steps.csv and routes.csv (and repetitions.csv
+// for a repeated schedule) into the set (after begin()).
 // Throws std::runtime_error.
 void write_csv_outputs(OutputSet& set, const RunReport& report);
 

@@ -17,6 +17,7 @@
 #include <spdlog/spdlog.h>
 #include <sysc/tracing/sc_tracing_ids.h>
 
+#include "models/limits.hpp"
 #include "models/network.hpp"
 #include "models/topology_shape.hpp"
 #include "schedules/generators/generators.hpp"
@@ -31,6 +32,7 @@
 #include "sim/output_set.hpp"
 #include "sim/outputs.hpp"
 #include "sim/progress_log.hpp"
+#include "sim/repetitions.hpp"
 #include "sim/run_memory.hpp"
 #include "sim/version.hpp"
 #include "sim/timeline_trace.hpp"
@@ -112,6 +114,15 @@ void prepare_traffic(Config& cfg, const Topology& topo) {
   } catch (const std::invalid_argument& e) {
     throw ConfigError(cfg.path + ": traffic: " + e.what());
   }
+}
+
+// The background as the run offers it. A schedule timed against a measurement
+// window keeps the load on until its last repetition has completed (the window
+// stops it: sim/measurement_window.hpp), however long that takes past the drain cap.
+BackgroundSpec background_spec(const Config& cfg) {
+  BackgroundSpec spec = cfg.traffic;
+  if (cfg.window.enabled && cfg.has_schedule) spec.cycles = kMaxTrafficCycles;
+  return spec;
 }
 
 // Closes the VCD and moves it into the set. SystemC writes nothing for a run
@@ -210,7 +221,7 @@ int load_run_inputs(const RunOptions& opts, RunInputs& in) {
     for (const auto& step : in.schedule.steps)
       for (const auto& m : step)
         hops += static_cast<size_t>(topo.distance(topo.endpoint_router(m.src), topo.endpoint_router(m.dst)));
-    require_run_memory(cfg, in.schedule.num_messages(), hops);
+    require_run_memory(cfg, in.schedule.num_messages() * cfg.repeat.count, hops * cfg.repeat.count);
   } catch (const ConfigError& e) {
     std::cerr << "error: " << e.what() << "\n";
     return kExitInputError;
@@ -228,7 +239,9 @@ int config_check_command(const RunOptions& opts) {
   write_stdout(opts.config_path + ": ok: " + cfg.topology.describe() + ", " + cfg.ports.describe() + ", " +
                std::to_string(cfg.vcs) + " VC x " + std::to_string(cfg.buffer_flits) + " flits; " +
                (cfg.has_schedule ? in.schedule.name + " (" + std::to_string(in.schedule.steps.size()) + " steps, " +
-                                       std::to_string(in.schedule.num_messages()) + " messages)"
+                                       std::to_string(in.schedule.num_messages()) + " messages" +
+                                       (cfg.repeat.count > 1 ? ", " + std::to_string(cfg.repeat.count) + " repetitions" : "") +
+                                       ")"
                                  : std::string("no schedule")) +
                (cfg.has_traffic ? "; background traffic" : "") + "\n");
   return kExitOk;
@@ -283,16 +296,16 @@ int run_command(const RunOptions& opts) {
   // quadratic in their number (seconds for 64k modules), and the process exits
   // as soon as the outputs are written (sim/main.cpp).
   Network& net = *new Network("network", topo, np);
-  ScheduleExecutor exec(schedule, net, cfg.mode);
-  net.add_traffic(&exec);
+  ScheduleExecutor exec(schedule, net, cfg.mode, cfg.repeat.count);
   std::unique_ptr<BackgroundTraffic> background;
-  if (cfg.has_traffic) {
-    background = std::make_unique<BackgroundTraffic>(cfg.traffic, topo);
-    net.add_traffic(background.get());
-  }
+  if (cfg.has_traffic) background = std::make_unique<BackgroundTraffic>(background_spec(cfg), topo);
+  RepeatedSchedule repeated(cfg.repeat, exec, background.get());
+  net.add_traffic(&repeated);
+  if (background) net.add_traffic(background.get());
   std::unique_ptr<MeasurementWindow> window;
   if (cfg.window.enabled) {
     window = std::make_unique<MeasurementWindow>(cfg.window, *background);
+    if (cfg.has_schedule) window->keep_offering_until([&repeated] { return repeated.complete(); });
     net.add_traffic(window.get());
   }
   // Last of the sources: it recycles what the others have seen delivered this cycle.
@@ -301,7 +314,7 @@ int run_command(const RunOptions& opts) {
     retirement = std::make_unique<MessageRetirement>(topo.num_endpoints(), window.get());
   std::unique_ptr<ProgressLog> progress;
   if (opts.progress_seconds > 0 && spdlog::should_log(spdlog::level::info)) {
-    progress = std::make_unique<ProgressLog>(cfg.has_schedule ? schedule.num_messages() : 0,
+    progress = std::make_unique<ProgressLog>(cfg.has_schedule ? schedule.num_messages() * cfg.repeat.count : 0,
                                              cfg.has_traffic ? cfg.traffic.cycles : 0, opts.progress_seconds);
     net.add_traffic(progress.get());
   }
@@ -340,9 +353,10 @@ int run_command(const RunOptions& opts) {
   report.network = &net;
   report.message_packets = &exec.message_packets();
   report.step_offsets = &exec.step_offsets();
-  report.metrics = compute_metrics(net, static_cast<int>(schedule.steps.size()),
+  report.metrics = compute_metrics(net, static_cast<int>(schedule.steps.size() * cfg.repeat.count),
                                    retirement ? &retirement->retired() : nullptr);
   if (window) report.load = compute_load_metrics(net, *window, retirement ? retirement->retired_in_window() : nullptr);
+  if (cfg.repeat.reported) report.repetitions = compute_repetition_metrics(net, repeated, exec.messages_per_repetition());
   report.host.wall_seconds = seconds_since(t0);
   report.host.peak_rss_mib = peak_rss_mib();
   try {
@@ -368,7 +382,11 @@ int run_command(const RunOptions& opts) {
   const RunMetrics& m = report.metrics;
   if (net.status() == RunStatus::Saturated) {
     std::cerr << "run saturated: the packets of the measurement window were not all delivered within "
-              << cfg.window.drain << " cycles (traffic.drain_cycles) after it closed, at cycle " << net.cycle() << "\n";
+              << cfg.window.drain << " cycles (traffic.drain_cycles) after it closed, at cycle " << net.cycle();
+    if (report.repetitions)
+      std::cerr << "; " << report.repetitions->completed << " of " << cfg.repeat.count
+                << " repetitions of the schedule completed";
+    std::cerr << "\n";
     return kExitOk;  // a measurement, not a failure: summary.json says "saturated"
   }
   if (net.status() != RunStatus::Completed) {

@@ -55,9 +55,12 @@ MemoryEstimate run_estimate(const Config& cfg, size_t messages, size_t hops) {
                                                                   : ""),
             traffic * kMessageBytes);
   }
+  // `messages` and `hops` count every repetition: their number is to blame once there are several.
+  const std::string schedule_key = cfg.repeat.count > 1       ? "schedule.repeat.count"
+                                   : cfg.schedule.file.empty() ? "schedule.algorithm"
+                                                               : "schedule.file";
   if (cfg.has_schedule)
-    e.add(cfg.schedule.file.empty() ? "schedule.algorithm" : "schedule.file", "the schedule's messages",
-          sched * kMessageBytes + static_cast<double>(hops) * kHopBytes);
+    e.add(schedule_key, "the schedule's messages", sched * kMessageBytes + static_cast<double>(hops) * kHopBytes);
   return e;
 }
 

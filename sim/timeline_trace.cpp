@@ -113,8 +113,10 @@ std::string perfetto_trace_json(const Network& net, int vcs, const std::vector<C
                         {"id", u.msg}, {"pid", u.node}, {"tid", track_of(topo, u.port, u.vc)}, {"ts", m.delivered}});
     }
   }
-  // Step markers: the first release of each step.
-  std::vector<uint64_t> first(schedule.steps.size(), kNever);
+  // Step markers: the first release of each step (of every repetition: step r * S + s).
+  int32_t steps = static_cast<int32_t>(schedule.steps.size());
+  for (const MessageRecord& m : msgs) steps = std::max(steps, m.step + 1);
+  std::vector<uint64_t> first(static_cast<size_t>(steps), kNever);
   for (const MessageRecord& m : msgs)
     if (m.step >= 0 && m.release != kNever) first[m.step] = std::min(first[m.step], m.release);
   for (size_t s = 0; s < first.size(); ++s)

@@ -9,6 +9,8 @@ Columns, in order:
   metrics.*                  summary.json metrics, flattened (metrics.latency.mean, ...)
   saturation.*               summary.json saturation block (sweeps with saturate:)
   background.*               summary.json background block (runs with traffic)
+  load.*                     summary.json load block (measured load runs)
+  repetitions.*              summary.json repetitions block (repeated schedules)
   invariants.*               summary.json invariants
   summary.*                  schedule name/algorithm/steps/messages/broadcast/source,
                              number of warnings, wormsim version
@@ -30,7 +32,7 @@ TABLE_CSV = "results.csv"
 TABLE_PARQUET = "results.parquet"
 POINTS_DIR = "points"
 ERROR_COLUMNS = ("status", "exit_code", "error")
-GROUP_ORDER = ("saturation.", "metrics.", "background.", "invariants.", "summary.", "host.")
+GROUP_ORDER = ("saturation.", "metrics.", "background.", "load.", "repetitions.", "invariants.", "summary.", "host.")
 # statuses whose rows are not final: the point runs again on the next sweep
 INCOMPLETE_STATUSES = ("", "error", "interrupted")
 
@@ -94,15 +96,15 @@ def read_rows(path):
 
 
 # columns that summary_row() fills: in a complete row they must match summary.json exactly
-_SUMMARY_GROUPS = ("saturation.", "metrics.", "background.", "invariants.", "summary.")
+_SUMMARY_GROUPS = ("saturation.", "metrics.", "background.", "load.", "repetitions.", "invariants.", "summary.")
 # summary.json blocks that become column groups (prefix = block name)
-_FLAT_BLOCKS = ("saturation", "metrics", "background", "host", "invariants")
+_FLAT_BLOCKS = ("saturation", "metrics", "background", "load", "repetitions", "host", "invariants")
 _SCHEDULE_KEYS = ("name", "algorithm", "steps", "messages", "broadcast", "source")
 
 
 def summary_row(summary):
     """Columns taken from one summary.json (or runner.summary_extract of one): status,
-    metrics.*, background.*, host.*, invariants.* (nested keys joined with dots, lists kept
+    metrics.*, background.*, load.*, repetitions.*, host.*, invariants.* (nested keys joined with dots, lists kept
     as lists: JSON text in the CSV), and summary.* (schedule name/steps/messages/source,
     warning count, version)."""
     row = {"status": summary.get("status")}

@@ -18,9 +18,11 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -240,6 +242,32 @@ inline std::vector<std::string> lines(const std::string& text) {
   std::istringstream in(text);
   for (std::string l; std::getline(in, l);) v.push_back(l);
   return v;
+}
+
+// The rows of a CSV output (messages.csv, repetitions.csv...) as column name -> text.
+inline std::vector<std::map<std::string, std::string>> csv_rows(const fs::path& file) {
+  const std::vector<std::string> text = lines(read_file(file));
+  auto split = [](const std::string& l) {
+    std::vector<std::string> f;
+    std::string cur;
+    bool quoted = false;
+    for (char ch : l) {
+      if (ch == '"') quoted = !quoted;
+      else if (ch == ',' && !quoted) f.push_back(std::exchange(cur, ""));
+      else cur += ch;
+    }
+    f.push_back(cur);
+    return f;
+  };
+  const std::vector<std::string> header = split(text.at(0));
+  std::vector<std::map<std::string, std::string>> rows;
+  for (size_t i = 1; i < text.size(); ++i) {
+    const std::vector<std::string> f = split(text[i]);
+    std::map<std::string, std::string> row;
+    for (size_t c = 0; c < header.size() && c < f.size(); ++c) row[header[c]] = f[c];
+    rows.push_back(row);
+  }
+  return rows;
 }
 
 inline const std::vector<std::string>& output_files() {

@@ -77,6 +77,7 @@ const std::vector<GoldenCase>& golden_cases() {
        set({"schedule={algorithm: umesh, source: [2, 5], mode: eager, flits: 9}", "network.dims=[8,8]",
             "network.port_model=k-port", "network.ports=2"})},
       {"load_8x8_uniform", "configs/load_8x8_uniform.yaml", {}},
+      {"bcast_under_load_8x8", "configs/studies/bcast_under_load_8x8.yaml", {}},
       {"load_8x8_saturated",
        "configs/load_8x8_uniform.yaml",
        set({"traffic.rate=0.08", "traffic.warmup_cycles=500", "traffic.measure_cycles=1000",

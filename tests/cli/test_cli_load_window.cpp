@@ -34,32 +34,6 @@ json run_load(const TempDir& tmp, const std::string& name, const std::vector<std
   return summary_of(tmp / name);
 }
 
-// Column values of messages.csv rows, by header name.
-std::vector<std::map<std::string, std::string>> csv_rows(const fs::path& file) {
-  const std::vector<std::string> text = lines(read_file(file));
-  auto split = [](const std::string& l) {
-    std::vector<std::string> f;
-    std::string cur;
-    bool quoted = false;
-    for (char ch : l) {
-      if (ch == '"') quoted = !quoted;
-      else if (ch == ',' && !quoted) f.push_back(std::exchange(cur, ""));
-      else cur += ch;
-    }
-    f.push_back(cur);
-    return f;
-  };
-  const std::vector<std::string> header = split(text.at(0));
-  std::vector<std::map<std::string, std::string>> rows;
-  for (size_t i = 1; i < text.size(); ++i) {
-    const std::vector<std::string> f = split(text[i]);
-    std::map<std::string, std::string> row;
-    for (size_t c = 0; c < header.size() && c < f.size(); ++c) row[header[c]] = f[c];
-    rows.push_back(row);
-  }
-  return rows;
-}
-
 // Mean distance between two distinct nodes of a k x k mesh, counted pair by pair.
 double mean_mesh_distance(int k) {
   double sum = 0;

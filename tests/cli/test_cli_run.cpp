@@ -443,6 +443,14 @@ TEST(CliRun, FastPathsChangeNothing) {
       {(source_dir() / "configs" / "load_8x8_uniform.yaml").string(), "--set", "traffic.rate=0.08", "--set",
        "traffic.warmup_cycles=200", "--set", "traffic.measure_cycles=500", "--set", "traffic.drain_cycles=400",
        "--set", "traffic.flits=24"},
+      // Broadcasts repeated under a measured load (schedule.repeat): back to back after the
+      // warm-up in barrier mode, and periodic in eager mode with repetitions that start late.
+      {(source_dir() / "configs" / "studies" / "bcast_under_load_8x8.yaml").string(), "--set",
+       "traffic.warmup_cycles=300", "--set", "traffic.measure_cycles=700", "--set", "traffic.rate=0.03", "--set",
+       "schedule.repeat.count=5"},
+      {(source_dir() / "configs" / "studies" / "bcast_under_load_8x8.yaml").string(), "--set",
+       "schedule={algorithm: binomial, source: eye, mode: eager, flits: 12, repeat: {count: 6, start_cycle: 100, "
+       "period_cycles: 60}}", "--set", "traffic.warmup_cycles=200", "--set", "traffic.measure_cycles=600"},
       // Every traffic pattern and injection process (sim/traffic/): bursty tornado on a torus ...
       {kDefault, "--set", "schedule={algorithm: binomial, source: 0, mode: eager}", "--set", "network.topology=torus",
        "--set", "network.dims=[5,5]", "--set", "network.vcs=2", "--set",

@@ -1,0 +1,72 @@
+// When a schedule runs, and how often (schedule.repeat; docs/load-studies.md,
+// "Broadcasts under steady load"): the first repetition starts at
+// `start_cycle` (after the warm-up when the run has a measurement window), and
+// each further one either
+//   - back to back: `gap_cycles` after the previous one completed (its last
+//     tail ejected; gap 0 starts it in that very cycle, as a barrier step), or
+//   - periodically: at start + r * period_cycles. A repetition still running
+//     when the next is due delays it: the next starts the cycle the previous
+//     completes (it is late by the difference), and the ones after it keep
+//     their own due cycles, so a run can catch up. Repetitions never overlap,
+//     so each one's contention is its own broadcast's and the background's.
+// The executor (sim/executor.hpp) releases each repetition's messages; this
+// source only says when a repetition starts and records when it ended.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "models/traffic_source.hpp"
+#include "sim/executor.hpp"
+
+namespace wormsim {
+
+struct RepeatSpec {
+  // Whether the run reports repetitions (summary.json `repetitions`,
+  // repetitions.csv): schedule.repeat given, or a schedule timed against a
+  // measurement window. Otherwise the schedule runs once from cycle 0, as ever.
+  bool reported = false;
+  uint64_t start = 0;   // cycle the first repetition starts
+  uint32_t count = 1;   // repetitions
+  uint64_t period = 0;  // cycles between due starts; 0: back to back
+  uint64_t gap = 0;     // back to back: cycles from one's completion to the next's start
+};
+
+// One repetition's cycles (kNever: did not happen).
+struct RepetitionTimes {
+  uint64_t due = kNever;    // when it was due to start
+  uint64_t start = kNever;  // when its first messages were released
+  uint64_t end = kNever;    // when its last tail was ejected
+  bool under_load = false;  // background traffic was still being offered when it ended
+};
+
+class RepeatedSchedule : public TrafficSource {
+ public:
+  // `background` (may be null) is asked whether it is still offering when a repetition ends.
+  RepeatedSchedule(const RepeatSpec& spec, ScheduleExecutor& exec, const TrafficSource* background);
+
+  void start(Network& net, uint64_t now) override;
+  void after_routers(Network& net, uint64_t now) override;
+  void after_interfaces(Network& net, uint64_t now) override;
+  bool finished() const override { return started_ == spec_.count && exec_.finished(); }
+  uint64_t next_event() const override { return running_ || started_ == spec_.count ? kNever : next_due_; }
+
+  // Every repetition has completed.
+  bool complete() const { return completed_ == spec_.count; }
+  const std::vector<RepetitionTimes>& times() const { return times_; }
+  const RepeatSpec& spec() const { return spec_; }
+
+ private:
+  void advance(Network& net, uint64_t now);
+  void end(uint64_t now);
+
+  RepeatSpec spec_;
+  ScheduleExecutor& exec_;
+  const TrafficSource* background_;
+  std::vector<RepetitionTimes> times_;
+  uint32_t started_ = 0, completed_ = 0;
+  bool running_ = false;
+  uint64_t next_due_ = 0;
+};
+
+}  // namespace wormsim

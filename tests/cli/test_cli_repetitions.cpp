@@ -1,0 +1,284 @@
+// Repeated schedules (schedule.repeat; docs/load-studies.md, "Broadcasts under
+// steady load"): without load every repetition is the single broadcast again,
+// cycle for cycle; the start, gap and period rules place them as documented;
+// load never makes a barrier broadcast faster; the background stays on until
+// the last repetition; a repetition that cannot complete is reported, not
+// waited for; same seed, same bytes; bad keys are refused.
+#include <map>
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_harness.hpp"
+
+using namespace wormsim_cli;
+using nlohmann::json;
+
+namespace {
+
+const std::string kStudy = (source_dir() / "configs" / "studies" / "bcast_under_load_8x8.yaml").string();
+using Rows = std::vector<std::map<std::string, std::string>>;
+
+json summary_of(const fs::path& out) { return json::parse(read_file(out / "summary.json")); }
+
+// Runs `config` with overrides into tmp/name; returns summary.json.
+json run(const TempDir& tmp, const std::string& name, const std::string& config, const std::vector<std::string>& sets,
+         int exit_code = 0) {
+  std::vector<std::string> args{"run", config, "--quiet", "--out", (tmp / name).string(), "--set",
+                                "output.host_timing=false"};
+  for (const auto& s : sets) args.insert(args.end(), {"--set", s});
+  const Result r = run_wormsim(args, tmp.path(), 120);
+  EXPECT_EXIT_CODE(r, exit_code);
+  return summary_of(tmp / name);
+}
+
+// A broadcast on an idle 8x8 mesh; `repeat` is the schedule.repeat mapping, or empty.
+json broadcast(const TempDir& tmp, const std::string& name, const std::string& algorithm, const std::string& mode,
+               const std::string& repeat, const std::vector<std::string>& more = {}, int exit_code = 0) {
+  std::vector<std::string> sets{"network.dims=[8,8]", "schedule={algorithm: " + algorithm +
+                                                           ", source: eye, flits: 16, mode: " + mode +
+                                                           (repeat.empty() ? "" : ", repeat: " + repeat) + "}"};
+  sets.insert(sets.end(), more.begin(), more.end());
+  return run(tmp, name, default_config().string(), sets, exit_code);
+}
+
+long num(const std::map<std::string, std::string>& row, const std::string& column) { return std::stol(row.at(column)); }
+
+// Every repetition's messages are new and its steps are those of the single
+// broadcast: on an idle network each takes exactly the single broadcast's
+// time, with the same contention, back to back (gap 0: the next starts in the
+// cycle the last tail of the previous is ejected, as a barrier step would).
+TEST(Repetitions, WithoutLoadEveryRepetitionIsTheSingleBroadcast) {
+  TempDir tmp;
+  for (const std::string algorithm : {"eye", "umesh", "corner", "binomial"})
+    for (const std::string mode : {"barrier", "eager"}) {
+      SCOPED_TRACE(algorithm + " " + mode);
+      const json once = broadcast(tmp, algorithm + mode + "1", algorithm, mode, "");
+      EXPECT_FALSE(once.contains("repetitions")) << "a schedule run once without load reports no repetitions";
+      EXPECT_FALSE(fs::exists(tmp / (algorithm + mode + "1") / "repetitions.csv"));
+      const long c = once.at("metrics").at("completion_cycles").get<long>();
+      const json four = broadcast(tmp, algorithm + mode + "4", algorithm, mode, "{count: 4}");
+      const Rows rows = csv_rows(tmp / (algorithm + mode + "4") / "repetitions.csv");
+      ASSERT_EQ(rows.size(), 4u);
+      for (size_t r = 0; r < rows.size(); ++r) {
+        EXPECT_EQ(num(rows[r], "completion_cycles"), c) << r;
+        EXPECT_EQ(num(rows[r], "start"), static_cast<long>(r) * c) << r;
+        EXPECT_EQ(num(rows[r], "due"), num(rows[r], "start")) << r;
+        EXPECT_EQ(num(rows[r], "late_cycles"), 0) << r;
+        EXPECT_EQ(num(rows[r], "messages"), 63) << r;
+        EXPECT_EQ(num(rows[r], "delivered"), 63) << r;
+        EXPECT_EQ(num(rows[r], "step_contention_cycles"), once.at("metrics").at("step_contention").at("cycles")) << r;
+        EXPECT_EQ(num(rows[r], "depth_contention_cycles"), once.at("metrics").at("depth_contention").at("cycles")) << r;
+        EXPECT_EQ(num(rows[r], "background_contention_cycles"), 0) << r;
+        EXPECT_EQ(rows[r].at("under_load"), "0") << r;
+      }
+      const json& d = four.at("repetitions");
+      EXPECT_EQ(d.at("completed"), 4);
+      for (const char* f : {"min", "p50", "p95", "max"}) EXPECT_EQ(d.at("completion_cycles").at(f), c) << f;
+      EXPECT_EQ(d.at("completion_cycles").at("mean"), static_cast<double>(c));
+      EXPECT_EQ(d.at("completion_cycles").at("stdev"), 0.0);
+      EXPECT_EQ(four.at("metrics").at("completion_cycles"), 4 * c);
+      EXPECT_EQ(four.at("metrics").at("messages"), 4 * 63);
+      EXPECT_EQ(four.at("metrics").at("tcd"), 4 * once.at("metrics").at("tcd").get<long>());
+      // Step s of repetition r is step r * S + s of the run.
+      EXPECT_EQ(csv_rows(tmp / (algorithm + mode + "4") / "steps.csv").size(),
+                4 * csv_rows(tmp / (algorithm + mode + "1") / "steps.csv").size());
+    }
+}
+
+// start_cycle delays the first repetition; gap_cycles separates each from the
+// previous one's completion. Releases in messages.csv agree.
+TEST(Repetitions, StartCycleAndGapPlaceEachRepetition) {
+  TempDir tmp;
+  const long c = broadcast(tmp, "once", "eye", "barrier", "").at("metrics").at("completion_cycles").get<long>();
+  broadcast(tmp, "gap", "eye", "barrier", "{count: 3, start_cycle: 50, gap_cycles: 7}");
+  const Rows rows = csv_rows(tmp / "gap" / "repetitions.csv");
+  ASSERT_EQ(rows.size(), 3u);
+  for (size_t r = 0; r < 3; ++r) {
+    EXPECT_EQ(num(rows[r], "start"), 50 + static_cast<long>(r) * (c + 7)) << r;
+    EXPECT_EQ(num(rows[r], "end"), num(rows[r], "start") + c) << r;
+    EXPECT_EQ(num(rows[r], "late_cycles"), 0) << r;
+  }
+  const Rows msgs = csv_rows(tmp / "gap" / "messages.csv");
+  ASSERT_EQ(msgs.size(), 3u * 63);
+  for (size_t r = 0; r < 3; ++r) EXPECT_EQ(msgs[r * 63].at("release"), rows[r].at("start")) << r;
+}
+
+// Period N: repetition r is due at start + r N. One due while the previous is
+// still running starts the cycle the previous completes, late by the
+// difference; the repetitions never overlap.
+TEST(Repetitions, PeriodStartsOnTimeOrWhenThePreviousCompletes) {
+  TempDir tmp;
+  const long c = broadcast(tmp, "once", "umesh", "eager", "").at("metrics").at("completion_cycles").get<long>();
+  const long slow = c + 13, fast = c / 2;
+  broadcast(tmp, "slow", "umesh", "eager", "{count: 4, period_cycles: " + std::to_string(slow) + "}");
+  const json f = broadcast(tmp, "fast", "umesh", "eager", "{count: 4, period_cycles: " + std::to_string(fast) + "}");
+  const Rows on_time = csv_rows(tmp / "slow" / "repetitions.csv"), late = csv_rows(tmp / "fast" / "repetitions.csv");
+  ASSERT_EQ(on_time.size(), 4u);
+  ASSERT_EQ(late.size(), 4u);
+  for (long r = 0; r < 4; ++r) {
+    EXPECT_EQ(num(on_time[r], "start"), r * slow) << r;
+    EXPECT_EQ(num(on_time[r], "late_cycles"), 0) << r;
+    EXPECT_EQ(num(late[r], "due"), r * fast) << r;
+    EXPECT_EQ(num(late[r], "start"), r * c) << r;
+    EXPECT_EQ(num(late[r], "late_cycles"), r * (c - fast)) << r;
+    EXPECT_EQ(num(late[r], "completion_cycles"), c) << r;
+  }
+  EXPECT_EQ(f.at("repetitions").at("late"), 3);
+}
+
+// Under a measured load the first repetition starts when the warm-up ends;
+// barrier broadcasts that have no contention on an idle network can only be
+// slowed by the load (every step lasts at least its longest zero-load
+// latency), and near saturation they are slowed far more than at light load.
+TEST(Repetitions, LoadNeverMakesAContentionFreeBroadcastFaster) {
+  TempDir tmp;
+  for (const std::string algorithm : {"eye", "umesh"}) {
+    SCOPED_TRACE(algorithm);
+    const json idle = broadcast(tmp, algorithm, algorithm, "barrier", "");
+    ASSERT_EQ(idle.at("metrics").at("step_contention").at("cycles"), 0);
+    const long c = idle.at("metrics").at("completion_cycles").get<long>();
+    double previous_mean = 0;
+    for (const std::string rate : {"0.001", "0.02", "0.035"}) {
+      const std::string name = algorithm + rate;
+      const json s = run(tmp, name, kStudy, {"schedule.algorithm=" + algorithm, "traffic.rate=" + rate});
+      EXPECT_EQ(s.at("status"), "completed") << rate;
+      const json& d = s.at("repetitions");
+      EXPECT_EQ(d.at("start_cycle"), 1000);
+      EXPECT_EQ(d.at("completed"), 12);
+      EXPECT_EQ(d.at("under_load"), 12);
+      EXPECT_GE(d.at("completion_cycles").at("min").get<long>(), c) << rate;
+      for (const auto& row : csv_rows(tmp / name / "repetitions.csv"))
+        EXPECT_GE(num(row, "completion_cycles"), c) << rate << " repetition " << row.at("repetition");
+      const double mean = d.at("completion_cycles").at("mean").get<double>();
+      EXPECT_GE(mean, previous_mean) << rate;
+      previous_mean = mean;
+    }
+    EXPECT_GT(previous_mean, 1.2 * c) << "near saturation the broadcast should be clearly slower";
+  }
+}
+
+// The measurement window drains long before 40 repetitions end, yet the
+// background keeps being offered until the last one has completed: every
+// repetition ends under load, and packets are created while the last one runs.
+TEST(Repetitions, TheLoadStaysOnUntilTheLastRepetition) {
+  TempDir tmp;
+  const json s = run(tmp, "o", kStudy,
+                     {"traffic.warmup_cycles=200", "traffic.measure_cycles=300", "schedule.repeat.count=40"});
+  EXPECT_EQ(s.at("status"), "completed");
+  EXPECT_EQ(s.at("load").at("saturated"), false);
+  const Rows rows = csv_rows(tmp / "o" / "repetitions.csv");
+  ASSERT_EQ(rows.size(), 40u);
+  const long last_start = num(rows.back(), "start");
+  EXPECT_GT(last_start, 200 + 300 + s.at("load").at("drain_cycles").get<long>());
+  for (const auto& row : rows) EXPECT_EQ(row.at("under_load"), "1") << row.at("repetition");
+  long during_last = 0;
+  for (const auto& m : csv_rows(tmp / "o" / "messages.csv"))
+    if (m.at("step") == "-1" && std::stol(m.at("release")) >= last_start) ++during_last;
+  EXPECT_GT(during_last, 10);
+  EXPECT_EQ(s.at("invariants").at("all_messages_delivered"), true);
+}
+
+// Past saturation the window cannot drain: the run stops at the drain cap as
+// saturated (exit 0), and the repetitions it cut short are reported as such.
+TEST(Repetitions, SaturatedLoadReportsTheRepetitionsItCutShort) {
+  TempDir tmp;
+  const Result r = run_wormsim({"run", kStudy, "--quiet", "--out", (tmp / "o").string(), "--set", "traffic.rate=0.08",
+                                "--set", "traffic.drain_cycles=1000", "--set", "schedule.repeat.count=200"},
+                               tmp.path(), 120);
+  EXPECT_EXIT_CODE(r, 0);
+  EXPECT_CONTAINS(r.err, "repetitions of the schedule completed");
+  const json s = summary_of(tmp / "o");
+  EXPECT_EQ(s.at("status"), "saturated");
+  const json& d = s.at("repetitions");
+  EXPECT_LT(d.at("completed").get<int>(), 200);
+  EXPECT_EQ(d.at("started").get<int>(), d.at("completed").get<int>() + 1) << "one was running when the run stopped";
+  const Rows rows = csv_rows(tmp / "o" / "repetitions.csv");
+  ASSERT_EQ(rows.size(), 200u);
+  const auto& cut = rows.at(d.at("completed").get<size_t>());
+  EXPECT_FALSE(cut.at("start").empty());
+  EXPECT_TRUE(cut.at("end").empty());
+  EXPECT_TRUE(cut.at("completion_cycles").empty());
+  EXPECT_LT(num(cut, "delivered"), 63);
+  EXPECT_TRUE(rows.back().at("start").empty());
+}
+
+// run.max_cycles stops a long series like any run (exit 3), with the
+// repetitions completed so far in the distribution.
+TEST(Repetitions, CycleLimitStopsTheSeries) {
+  TempDir tmp;
+  const long c = broadcast(tmp, "once", "eye", "barrier", "").at("metrics").at("completion_cycles").get<long>();
+  const json s = broadcast(tmp, "capped", "eye", "barrier", "{count: 10}",
+                           {"run.max_cycles=" + std::to_string(3 * c + c / 2)}, 3);
+  EXPECT_EQ(s.at("status"), "cycle_limit");
+  EXPECT_EQ(s.at("repetitions").at("started"), 4);
+  EXPECT_EQ(s.at("repetitions").at("completed"), 3);
+  EXPECT_EQ(s.at("repetitions").at("completion_cycles").at("max"), c);
+}
+
+TEST(Repetitions, SameSeedSameBytes) {
+  TempDir tmp;
+  run(tmp, "a", kStudy, {"traffic.rate=0.03", "schedule.mode=eager"});
+  run(tmp, "b", kStudy, {"traffic.rate=0.03", "schedule.mode=eager"});
+  std::vector<std::string> files = output_files();
+  files.push_back("repetitions.csv");
+  for (const auto& f : files) EXPECT_EQ(read_file(tmp / "a" / f), read_file(tmp / "b" / f)) << f;
+}
+
+// Recycling delivered background records (output.messages: schedule) keeps
+// every schedule record: the repetitions come out the same.
+TEST(Repetitions, RecycledBackgroundRecordsChangeNoRepetition) {
+  TempDir tmp;
+  const json all = run(tmp, "all", kStudy, {"traffic.rate=0.03"});
+  const json recycled = run(tmp, "recycled", kStudy, {"traffic.rate=0.03", "output.messages=schedule"});
+  EXPECT_EQ(all.at("repetitions"), recycled.at("repetitions"));
+  EXPECT_EQ(read_file(tmp / "all" / "repetitions.csv"), read_file(tmp / "recycled" / "repetitions.csv"));
+  EXPECT_EQ(csv_rows(tmp / "recycled" / "messages.csv").size(), 12u * 63) << "the schedule's rows only";
+}
+
+// A longer measurement window changes nothing before the shorter one closes:
+// the repetitions that ended by then are the same, cycle for cycle.
+TEST(Repetitions, LongerWindowChangesNothingBeforeIt) {
+  TempDir tmp;
+  run(tmp, "short", kStudy, {"traffic.rate=0.03", "traffic.measure_cycles=1500", "schedule.repeat.count=30"});
+  run(tmp, "long", kStudy, {"traffic.rate=0.03", "traffic.measure_cycles=4000", "schedule.repeat.count=30"});
+  auto early = [](const fs::path& f) {
+    Rows rows;
+    for (auto& row : csv_rows(f))
+      if (!row.at("end").empty() && std::stol(row.at("end")) < 2500) rows.push_back(row);
+    return rows;
+  };
+  const Rows a = early(tmp / "short" / "repetitions.csv");
+  EXPECT_GE(a.size(), 4u);
+  EXPECT_TRUE(a == early(tmp / "long" / "repetitions.csv"));
+}
+
+TEST(Repetitions, BadRepeatKeysAreRefused) {
+  TempDir tmp;
+  struct Case {
+    std::string set, key, error;  // the error names the file and the key, then says what is expected
+  };
+  const std::vector<Case> cases = {
+      {"schedule.repeat=5", "schedule.repeat", "expected a mapping with count, start_cycle, period_cycles or gap_cycles"},
+      {"schedule.repeat={period_cycles: 100, gap_cycles: 5}", "schedule.repeat.gap_cycles",
+       "give either period_cycles (a repetition every N cycles) or gap_cycles (back to back, N cycles apart), not both"},
+      {"schedule.repeat.count=0", "schedule.repeat.count", "expected an integer from 1 to 1000000, got 0"},
+      {"schedule.repeat={period_cycles: 0}", "schedule.repeat.period_cycles",
+       "expected an integer from 1 to 1099511627776, got 0"},
+      {"schedule.repeat.start_cycle=-3", "schedule.repeat.start_cycle",
+       "expected an integer from 0 to 1099511627776, got -3"},
+      {"schedule.repeat.gap_cycles=soon", "schedule.repeat.gap_cycles", "expected an integer, got \"soon\""},
+      {"schedule.repeat.cuont=3", "schedule.repeat.cuont", "unknown key (did you mean count?)"},
+      {"schedule.repeat.count=1000000", "schedule.repeat.count", "needs about"},
+  };
+  for (const Case& c : cases) {
+    const Result r = run_wormsim({"run", kStudy, "--out", (tmp / "o").string(), "--set", c.set}, tmp.path());
+    EXPECT_EXIT_CODE(r, 1);
+    EXPECT_CONTAINS(r.err, kStudy + ": " + c.key);
+    EXPECT_CONTAINS(r.err, c.error);
+  }
+  EXPECT_FALSE(fs::exists(tmp / "o" / "summary.json"));
+}
+
+}  // namespace
