@@ -140,7 +140,9 @@ void ExpressWorms::step_routers(uint64_t now) {
       const Stage& s = stages_[k];
       FlitQueue& q = *s.q;
       if (q.front_ready() > now || !s.down->has_credit(now)) continue;
-      const Flit f = move.body_across_link(move.take(q));
+      const Flit taken = move.take(q);
+      if (ctx_->vc_counters) s.router->count_departure(s.in_vc, s.in_port, taken, now);
+      const Flit f = move.body_across_link(taken);
       ++link_busy[s.link];
       if (k + 1 < w.end) s.down->push(f);
       else s.next->accept(s.next_port, *s.down, f);  // the header's router: it must see the flit
@@ -153,6 +155,7 @@ void ExpressWorms::step_routers(uint64_t now) {
       FlitQueue& q = *s.q;
       if (q.front_ready() <= now) {
         const Flit f = move.take(q);
+        if (ctx_->vc_counters) s.router->count_departure(s.in_vc, s.in_port, f, now);
         ++moved;
         ++ejected;
         ctx_->count_ejected(w.msg, 1);
@@ -213,6 +216,8 @@ void ExpressWorms::thaw(Worm& w, uint64_t to) {
   const uint64_t d = to - w.frozen_from;
   if (d > 0) {
     for (uint32_t k = w.first; k < w.end; ++k) {
+      // Every skipped cycle the stage held the same number of flits (one in, one out).
+      if (ctx_->vc_counters) stages_[k].router->count_steady(stages_[k].in_vc, d * stages_[k].q->size());
       stages_[k].q->shift(d);
       if (stages_[k].down) ctx_->link_busy[static_cast<size_t>(stages_[k].link)] += d;
     }

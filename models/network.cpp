@@ -116,6 +116,22 @@ uint32_t Network::add_message(int src, int dst, const Route& route, uint32_t fli
   return id;
 }
 
+void Network::count_vc_statistics() {
+  size_t total = 0;
+  for (size_t i = 0; i < routers_.size(); ++i) {
+    routers_[i]->set_counter_base(static_cast<int>(total));
+    total += static_cast<size_t>(routers_[i]->in_ports()) * static_cast<size_t>(params_.vcs);
+  }
+  vc_counters_.assign(total, VcCounters{});
+  ctx_.vc_counters = vc_counters_.data();
+}
+
+std::vector<VcCounters> Network::vc_counters_at(uint64_t end) const {
+  std::vector<VcCounters> c = vc_counters_;
+  for (size_t i = 0; i < routers_.size(); ++i) routers_[i]->add_present_flit_cycles(end, c.data());
+  return c;
+}
+
 size_t Network::source_queue_max() const {
   size_t most = 0;
   for (size_t e = 0; e < nis_.size(); ++e) most = std::max(most, nis_[e]->most_queued());

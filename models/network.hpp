@@ -80,6 +80,17 @@ class Network : public sc_core::sc_module {
   // counted lazily otherwise (models/express_worms.hpp). Only from a traffic
   // source's after_interfaces(now).
   void settle_counts(uint64_t now) { express_.sync(now); }
+  // Router statistics (output.router_stats; models/buffer_counters.hpp): from
+  // now on every router counts, per input VC, its buffer's flit-cycles and its
+  // head's stalls. Before the simulation starts.
+  void count_vc_statistics();
+  bool counts_vc_statistics() const { return !vc_counters_.empty(); }
+  size_t vc_counter_count() const { return vc_counters_.size(); }
+  // The counters as they stand at the end of cycle `end` - 1, flits still in
+  // the buffers counted up to `end` (after settle_counts, or once the run has
+  // ended); indexed by Router::counter_index.
+  std::vector<VcCounters> vc_counters_at(uint64_t end) const;
+  const Router& router(int node) const { return *routers_[static_cast<size_t>(node)]; }
   // Timeline traces (sim/trace_*.hpp): record channel occupancy into `uses`, and
   // trace per-link flit counters and per-router buffer fill into a VCD file.
   void record_channel_use(std::vector<ChannelUse>* uses) { ctx_.channel_trace = uses; }
@@ -126,6 +137,7 @@ class Network : public sc_core::sc_module {
   ExpressWorms express_;               // worm bodies behind their headers, moved without their routers
   std::vector<NetworkInterface*> woken_nis_;  // scratch: interfaces an express tail freed a channel of
   std::vector<uint64_t> active_ni_bits_;  // interfaces with work (NetworkInterface::wake != kNever), one bit per endpoint
+  std::vector<VcCounters> vc_counters_;  // output.router_stats: per input VC of every router
   std::vector<int> traced_buffered_;  // per router, flits buffered: only in runs with a VCD trace
   std::vector<TrafficSource*> sources_;
   std::vector<uint32_t> free_msgs_;      // recycled background slots, reused last-freed first

@@ -339,6 +339,7 @@ void Router::move_flit(int in_vc, int in_port, uint64_t now) {
   const Flit f = move.take(iv.q);
   after_pop(in_vc, in_port, f);
   ++ctx_->flits_moved;
+  if (ctx_->vc_counters) count_departure(in_vc, in_port, f, now);
   OutputVC& ov = out_[iv.out];
   if (ov.down) {
     ++ctx_->link_busy[ov.link];
@@ -469,11 +470,15 @@ void Router::charge_stall(int in_vc, uint64_t now) {
   const int ip = in_port_of(in_vc);
   if (!f.head || s.moved(ip, in_vc)) return;
   uint32_t blocker;
+  VcCounters* c = ctx_->vc_counters ? &counters(in_vc) : nullptr;
   if (iv.out < 0) {
     blocker = allocation_blocker(in_vc, f);
+    if (c) ++c->vc_alloc;
   } else if (!can_send(iv.out, now)) {
     blocker = out_[iv.out].previous;  // its flits still fill the FIFO downstream
+    if (c) ++c->credit;
   } else {
+    if (c) ++c->switch_alloc;
     const int op = out_port_of(iv.out);
     // Lost the output to another input, or lost its input port to another VC.
     const bool lost_output = (s.requested_outs & bit(op)) && s.granted[op] != f.msg;
@@ -505,7 +510,27 @@ void Router::charge_frozen_stalls(uint64_t now, uint64_t cycles) {
       if (iv.q.front_ready() > now || !iv.q.front().head) continue;
       const uint32_t blocker = iv.out < 0 ? allocation_blocker(i, iv.q.front()) : out_[iv.out].previous;
       ctx_->charge_stall(iv.q.front().msg, blocker, cycles);
+      if (ctx_->vc_counters) (iv.out < 0 ? counters(i).vc_alloc : counters(i).credit) += cycles;
     }
+  }
+}
+
+// --- router statistics --------------------------------------------------------
+
+uint64_t Router::arrival_of(int ip, const Flit& f) const {
+  const Timing& t = ctx_->timing;
+  const auto delay = static_cast<uint64_t>(ip < link_ports_ ? t.link_delay + t.router_delay : t.router_delay);
+  return f.ready - delay;
+}
+
+void Router::count_departure(int in_vc, int in_port, const Flit& f, uint64_t now) {
+  counters(in_vc).flit_cycles += now - arrival_of(in_port, f);
+}
+
+void Router::add_present_flit_cycles(uint64_t end, VcCounters* into) const {
+  for (int i = 0; i < n_in_vc_; ++i) {
+    const FlitQueue& q = in_[i].q;
+    for (uint16_t k = 0; k < q.size(); ++k) into[counter_base_ + i].flit_cycles += end - arrival_of(in_port_of(i), q.at(k));
   }
 }
 

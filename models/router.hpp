@@ -118,6 +118,20 @@ class Router : public sc_core::sc_module {
     int out_port;  // requested output port (>= link ports: ejection)
   };
   std::vector<Wait> waiting_heads(uint64_t now) const;
+  // --- Router statistics (models/buffer_counters.hpp) ------------------------
+  // Its input VCs' counters are SimContext::vc_counters[base ..]: input port ip, VC v at base + ip * vcs + v.
+  void set_counter_base(int base) { counter_base_ = base; }
+  int counter_index(int ip, int vc) const { return counter_base_ + ip * vcs_ + vc; }
+  int in_ports() const { return in_ports_; }
+  int vcs_per_port(int ip) const { return vcs_of_port(ip); }
+  // A flit left input VC `in_vc` (port `in_port`) at cycle `now`: its flit-cycles there.
+  [[gnu::noinline]] void count_departure(int in_vc, int in_port, const Flit& f, uint64_t now);
+  // `flit_cycles` of a steadily streaming express stage skipped at once (ExpressWorms::thaw).
+  void count_steady(int in_vc, uint64_t flit_cycles) { counters(in_vc).flit_cycles += flit_cycles; }
+  // Adds to `into` (indexed like SimContext::vc_counters) the flit-cycles up to
+  // cycle `end` of the flits still in its buffers.
+  void add_present_flit_cycles(uint64_t end, VcCounters* into) const;
+
   // Flits in the router's input buffers (counted on demand: keeping a count would
   // cost every flit move a write to the router object).
   int buffered() const;
@@ -178,6 +192,9 @@ class Router : public sc_core::sc_module {
   [[gnu::noinline]] void header_left(int in_vc, int in_port, uint32_t msg);
   void charge_stalls(uint64_t now);
   void charge_stall(int in_vc, uint64_t now);
+  VcCounters& counters(int in_vc) const { return ctx_->vc_counters[counter_base_ + in_vc]; }
+  // The cycle a flit now in input port `ip`'s buffer was put there, from its ready time.
+  uint64_t arrival_of(int ip, const Flit& f) const;
   void after_pop(int in_vc, int in_port, const Flit& popped);
   bool port_has_head(int ip) const;
   bool port_has_flits(int ip) const;
@@ -208,6 +225,7 @@ class Router : public sc_core::sc_module {
   int first_endpoint_;                 // its endpoints are first_endpoint_.. (ejection picks the destination's)
   int ej_per_endpoint_;
   int n_in_vc_ = 0, n_out_vc_ = 0;
+  int counter_base_ = 0;               // its first input VC in SimContext::vc_counters
 };
 
 }  // namespace wormsim

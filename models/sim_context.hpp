@@ -9,6 +9,7 @@
 #include <limits>
 #include <vector>
 
+#include "models/buffer_counters.hpp"
 #include "models/flit.hpp"
 #include "models/port_model.hpp"
 #include "models/routing/routing_function.hpp"
@@ -116,6 +117,8 @@ struct SimContext {
   uint64_t flits_moved = 0;     // flit movements of any kind (cumulative)
   uint64_t flits_injected = 0;
   uint64_t flits_ejected = 0;
+  // Per input VC of every router (Router::counters), only with output.router_stats; null otherwise.
+  VcCounters* vc_counters = nullptr;
   // Flits ejected per endpoint (cumulative): kept only when a measurement
   // window asks for it (sim/measurement_window.hpp); empty otherwise.
   std::vector<uint64_t> ejected_at;

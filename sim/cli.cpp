@@ -97,7 +97,8 @@ int dispatch(int argc, char** argv) {
 
   RunOptions run;
   auto* run_cmd = app.add_subcommand("run", "Simulate a config; writes summary.json, messages.csv, links.csv, "
-                                            "steps.csv, routes.csv (and repetitions.csv for schedule.repeat) to the "
+                                            "steps.csv, routes.csv (and repetitions.csv for schedule.repeat; routers.csv, "
+                                            "vcs.csv and hops.csv for output.router_stats) to the "
                                             "output folder and prints a summary");
   run_cmd->add_option("config", run.config_path, "YAML config file (see docs/config-reference.md)")->required();
   run_cmd->add_option("--set", run.overrides, "Override a config key: key.path=value (YAML value), repeatable");

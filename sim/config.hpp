@@ -70,6 +70,7 @@ struct Config {
   std::string out_dir;  // output.dir; load_config fills in out/<config name> when absent
   bool host_timing = false;
   std::string trace;  // none | perfetto | vcd (sim/timeline_trace.hpp)
+  bool router_stats = false;  // output.router_stats: routers.csv, vcs.csv, hops.csv and summary.json router_stats
   bool background_rows = true;  // output.messages: all (true) | schedule (false: background records are recycled)
   // The effective value of every key read, by section, as the reader recorded
   // it; summary.json's config echo is written from it (sim/config_echo.hpp).

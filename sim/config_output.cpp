@@ -25,6 +25,12 @@ const ParamSection kOutputParams{
          .by_default("none")
          .not_echoed()
          .describe("also write a timeline: perfetto (trace.json) or vcd (trace.vcd)"),
+     P::boolean("router_stats")
+         .by_default(false)
+         .not_echoed()
+         .describe("also write per-router and per-VC buffer occupancy and allocation stalls (routers.csv, "
+                   "vcs.csv), the hop-count distribution (hops.csv) and summary.json's router_stats block; over "
+                   "the measurement window when traffic.measure_cycles is set"),
      P::choice("messages", {"all", "schedule"})
          .by_default("all")
          .not_echoed()
@@ -41,6 +47,7 @@ void read_output(ConfigSection& s, Config& c) {
   c.out_dir = s.has("dir") ? s.string("dir") : (std::filesystem::path("out") / std::filesystem::path(c.path).stem()).string();
   c.host_timing = s.boolean("host_timing");
   c.trace = s.choice("trace");
+  c.router_stats = s.boolean("router_stats");
   c.background_rows = s.choice("messages") == "all";
   if (!c.background_rows && c.trace != "none")
     s.fail("messages", "schedule cannot go with a trace (the timeline names every message); use messages: all",

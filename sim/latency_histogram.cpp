@@ -35,6 +35,20 @@ uint64_t LatencyHistogram::max() const {
   return 0;
 }
 
+uint64_t LatencyHistogram::min() const {
+  for (size_t i = 0; i < dense_.size(); ++i)
+    if (dense_[i]) return i;
+  return sparse_.empty() ? 0 : sparse_.begin()->first;
+}
+
+std::vector<std::pair<uint64_t, uint64_t>> LatencyHistogram::counts() const {
+  std::vector<std::pair<uint64_t, uint64_t>> c;
+  for (size_t i = 0; i < dense_.size(); ++i)
+    if (dense_[i]) c.emplace_back(i, dense_[i]);
+  c.insert(c.end(), sparse_.begin(), sparse_.end());
+  return c;
+}
+
 LatencyStats LatencyHistogram::stats() const {
   LatencyStats s;
   if (count_ == 0) return s;

@@ -1,4 +1,5 @@
-// Exact distribution of integer latencies, kept as counts per value: the
+// Exact distribution of integer latencies (or of any integer figure: hop
+// counts too), kept as counts per value: the
 // percentiles equal the nearest-rank percentiles of the sorted list, while the
 // memory grows with the number of distinct values, not of messages (a run of
 // millions of packets keeps a few thousand counters).
@@ -7,6 +8,7 @@
 #include <cstdint>
 #include <cstddef>
 #include <map>
+#include <utility>
 #include <vector>
 
 namespace wormsim {
@@ -33,7 +35,10 @@ class LatencyHistogram {
   // Nearest-rank percentile (p in 0..100); 0 when empty.
   uint64_t percentile(double p) const;
   uint64_t max() const;
+  uint64_t min() const;  // 0 when empty
   LatencyStats stats() const;
+  // (value, count) of every value seen, in increasing order.
+  std::vector<std::pair<uint64_t, uint64_t>> counts() const;
 
  private:
   // Counts of the common short latencies by index, of the rare long ones by value.

@@ -33,6 +33,7 @@ void WindowTally::add(const MessageRecord& m, const MeasurementWindow& window) {
   ++delivered;
   packet.add(m.delivered - m.release);
   network.add(m.delivered - m.inject);
+  hops.add(m.hops);
 }
 
 void WindowTally::merge(const WindowTally& other) {
@@ -41,6 +42,7 @@ void WindowTally::merge(const WindowTally& other) {
   for (size_t i = 0; i < offered.size() && i < other.offered.size(); ++i) offered[i] += other.offered[i];
   packet.merge(other.packet);
   network.merge(other.network);
+  hops.merge(other.hops);
 }
 
 LoadMetrics compute_load_metrics(const Network& net, const MeasurementWindow& window, const WindowTally* retired) {
@@ -66,6 +68,7 @@ LoadMetrics compute_load_metrics(const Network& net, const MeasurementWindow& wi
                       static_cast<double>(tally.offered.size());
   r.packet_latency = tally.packet.stats();
   r.network_latency = tally.network.stats();
+  r.hops = tally.hops;
   const PerEndpoint links = per_endpoint(window.carried_in_window(), w.measure);
   r.link_utilisation_mean = links.mean;
   r.link_utilisation_max = links.max;

@@ -29,6 +29,7 @@ struct LoadMetrics {
   LatencyStats packet_latency;   // delivered - created
   LatencyStats network_latency;  // delivered - injected
   double link_utilisation_mean = 0.0, link_utilisation_max = 0.0;  // flits carried per link per window cycle
+  LatencyHistogram hops;  // route lengths of the delivered measured packets
 };
 
 // The packets created in the window, folded in one at a time (live ones at the
@@ -40,7 +41,7 @@ struct WindowTally {
 
   int64_t packets = 0, delivered = 0;
   std::vector<uint64_t> offered;  // flits per source endpoint
-  LatencyHistogram packet, network;
+  LatencyHistogram packet, network, hops;
 };
 
 // `retired`: measured packets retired during the run.

@@ -13,6 +13,7 @@ void MeasurementWindow::start(Network& net, uint64_t) {
   if (spec_.warmup == 0) {  // nothing has happened before cycle 0
     ejected_start_.assign(static_cast<size_t>(net.topology().num_endpoints()), 0);
     carried_start_.assign(net.context().link_busy.size(), 0);
+    if (net.counts_vc_statistics()) vc_start_ = net.vc_counters_at(0);
     opened_ = true;
   }
 }
@@ -41,12 +42,12 @@ void MeasurementWindow::after_interfaces(Network& net, uint64_t now) {
   // Background packets are created with release = the current cycle, so the
   // ones created in the window are those generated between the two snapshots.
   if (!opened_ && now + 1 >= spec_.warmup) {
-    snapshot(net, now, ejected_start_, carried_start_);
+    snapshot(net, now, ejected_start_, carried_start_, vc_start_);
     generated_start_ = background_.generated();
     opened_ = true;
   }
   if (opened_ && !closed_ && now + 1 >= spec_.window_end()) {
-    snapshot(net, now, ejected_end_, carried_end_);
+    snapshot(net, now, ejected_end_, carried_end_, vc_end_);
     created_ = background_.generated() - generated_start_;
     closed_ = true;
   }
@@ -62,10 +63,11 @@ void MeasurementWindow::after_interfaces(Network& net, uint64_t now) {
 }
 
 void MeasurementWindow::snapshot(Network& net, uint64_t now, std::vector<uint64_t>& ejected,
-                                 std::vector<uint64_t>& carried) {
+                                 std::vector<uint64_t>& carried, std::vector<VcCounters>& vcs) {
   net.settle_counts(now);
   ejected = net.context().ejected_at;
   carried = net.context().link_busy;
+  if (net.counts_vc_statistics()) vcs = net.vc_counters_at(now + 1);
 }
 
 namespace {
@@ -78,5 +80,11 @@ std::vector<uint64_t> difference(const std::vector<uint64_t>& end, const std::ve
 
 std::vector<uint64_t> MeasurementWindow::ejected_in_window() const { return difference(ejected_end_, ejected_start_); }
 std::vector<uint64_t> MeasurementWindow::carried_in_window() const { return difference(carried_end_, carried_start_); }
+
+std::vector<VcCounters> MeasurementWindow::vc_counters_in_window() const {
+  std::vector<VcCounters> d(vc_end_.size());
+  for (size_t i = 0; i < vc_end_.size() && i < vc_start_.size(); ++i) d[i] = vc_end_[i] - vc_start_[i];
+  return d;
+}
 
 }  // namespace wormsim

@@ -9,7 +9,8 @@
 // saturated: the run stops there, with status saturated.
 //
 // The window also keeps the counters that only a cycle-exact snapshot gives:
-// flits ejected per endpoint and flits carried per link, at the end of cycles
+// flits ejected per endpoint, flits carried per link (and, with
+// output.router_stats, the input VCs' counters), at the end of cycles
 // warmup - 1 and warmup + measure - 1, so accepted throughput counts the flits
 // ejected during the window, whichever packet they belong to.
 #pragma once
@@ -19,6 +20,7 @@
 #include <functional>
 #include <vector>
 
+#include "models/buffer_counters.hpp"
 #include "models/traffic_source.hpp"
 
 namespace wormsim {
@@ -58,6 +60,9 @@ class MeasurementWindow : public TrafficSource {
   std::vector<uint64_t> ejected_in_window() const;
   // Per link: flits carried during the window.
   std::vector<uint64_t> carried_in_window() const;
+  // With output.router_stats (Network::count_vc_statistics): per input VC, its
+  // counters over the window (flit-cycles inside it, stall cycles in it).
+  std::vector<VcCounters> vc_counters_in_window() const;
   uint64_t measured_created() const { return created_; }  // once closed
   uint64_t measured_delivered() const { return delivered_; }
   // The cycle at which the last measured packet was delivered (kNever while some are not).
@@ -66,11 +71,13 @@ class MeasurementWindow : public TrafficSource {
   bool closed() const { return closed_; }
 
  private:
-  void snapshot(Network& net, uint64_t now, std::vector<uint64_t>& ejected, std::vector<uint64_t>& carried);
+  void snapshot(Network& net, uint64_t now, std::vector<uint64_t>& ejected, std::vector<uint64_t>& carried,
+                std::vector<VcCounters>& vcs);
 
   WindowSpec spec_;
   BackgroundTraffic& background_;
   std::vector<uint64_t> ejected_start_, ejected_end_, carried_start_, carried_end_;
+  std::vector<VcCounters> vc_start_, vc_end_;
   std::function<bool()> schedule_done_;
   bool opened_ = false, closed_ = false, saturated_ = false, offering_ = true;
   uint64_t generated_start_ = 0;  // background packets generated before the window

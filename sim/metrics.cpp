@@ -61,6 +61,7 @@ void MessageTally::add(const SimContext& ctx, const MessageRecord& m) {
   ++f.delivered;
   f.other_delay.add(v.other);
   f.latency.add(v.latency);
+  f.hops.add(m.hops);
   f.last = std::max(f.last, m.delivered);
   if (st) {
     ++st->delivered;
@@ -97,6 +98,7 @@ void MessageTally::merge_background(const MessageTally& retired) {
   merge(main_.port_wait, from.port_wait);
   merge(main_.other_delay, from.other_delay);
   main_.latency.merge(from.latency);
+  main_.hops.merge(from.hops);
   main_.last = std::max(main_.last, from.last);
 }
 
@@ -119,6 +121,7 @@ void MessageTally::finish(RunMetrics& r) const {
   r.latency_p50 = ls.p50;
   r.latency_p99 = ls.p99;
   r.latency_max = ls.max;
+  r.hops = main_.hops;
   r.has_background = has_background_;
   r.background = background_;
   r.background.latency = background_latency_.stats();

@@ -59,6 +59,7 @@ struct RunMetrics {
   std::vector<StepMetrics> steps;
   bool has_background = false;
   BackgroundMetrics background;
+  LatencyHistogram hops;  // route lengths of the delivered messages counted here (output.router_stats)
 };
 
 // The message-level figures folded in one message at a time, so that messages
@@ -80,7 +81,7 @@ class MessageTally {
   struct Figures {
     int64_t messages = 0, delivered = 0, tcd = 0;
     ContentionTotals step_contention, depth_contention, background_contention, port_wait, other_delay;
-    LatencyHistogram latency;
+    LatencyHistogram latency, hops;
     uint64_t last = 0;
   };
   std::vector<StepMetrics> steps_;

@@ -227,8 +227,67 @@ const StatTable kRepetitionRows{
      {"under_load", I, "", "1 if background traffic was still offered when it ended, else 0 (empty if it did not end)"}}};
 WORMSIM_DECLARE_STATS(kRepetitionRows);
 
+// output.router_stats (docs/metrics.md, "Router statistics"): over the
+// measurement window when the run has one, else over span_cycles.
+const std::string kOver = "over router_stats.cycles";
+const StatTable kRouterStats{
+    "summary.json", "router_stats", "buffer occupancy, allocation stalls and hop counts, network-wide",
+    "only with output.router_stats: true", 28,
+    {{"cycles", I, "cycles", "cycles the figures cover: traffic.measure_cycles in a measured run, else span_cycles"},
+     {"flit_cycles", I, "flit-cycles", "sum over every input buffer of its occupancy integral, " + kOver},
+     {"occupancy.mean", N, "flits", "flit_cycles / cycles / routers: flits buffered in a router, time-averaged"},
+     {"occupancy.max", N, "flits", "the largest time-averaged occupancy of one router"},
+     {"occupancy.max_router", I, "", "that router's id (the lowest on a tie)"},
+     {"vc_alloc_stall_cycles", I, "cycles", "head-cycles waiting at the front of a VC for a free output VC"},
+     {"switch_alloc_stall_cycles", I, "cycles", "head-cycles holding an output VC and a credit, losing the switch"},
+     {"credit_stall_cycles", I, "cycles", "head-cycles holding an output VC without a credit downstream"},
+     {"hops.messages", I, "messages", "delivered messages counted (as in metrics.latency, or the measured packets)"},
+     {"hops.mean", N, "hops", "mean route length"},
+     {"hops.min", I, "hops", "shortest route"},
+     {"hops.p50", I, "hops", "median route length (nearest rank)"},
+     {"hops.p99", I, "hops", "99th percentile route length (nearest rank)"},
+     {"hops.max", I, "hops", "longest route"}}};
+WORMSIM_DECLARE_STATS(kRouterStats);
+
+const StatTable kRouterRows{
+    "routers.csv", "", "one row per router, by id (output.router_stats: true)", "only with output.router_stats: true",
+    80,
+    {{"router", I, "", "router id, 0-based"},
+     {"name", T, "", "router name (quoted)"},
+     {"occupancy_mean", N, "flits", "flit_cycles / router_stats.cycles: flits in its input buffers, time-averaged, 6 decimals"},
+     {"flit_cycles", I, "flit-cycles", "occupancy integral of its input buffers, " + kOver},
+     {"vc_alloc_stall_cycles", I, "cycles", "its heads' cycles waiting for a free output VC"},
+     {"switch_alloc_stall_cycles", I, "cycles", "its heads' cycles losing switch arbitration"},
+     {"credit_stall_cycles", I, "cycles", "its heads' cycles without a credit downstream"}}};
+WORMSIM_DECLARE_STATS(kRouterRows);
+
+const StatTable kVcRows{
+    "vcs.csv", "", "one row per input VC of every router, by router, port, VC (output.router_stats: true)",
+    "only with output.router_stats: true", 85,
+    {{"router", I, "", "router id, 0-based"},
+     {"port", I, "", "input port: link ports first (links.csv's ports), then injection channels"},
+     {"vc", I, "", "virtual channel (injection channels have one)"},
+     {"input", T, "", "link or injection"},
+     {"occupancy_mean", N, "flits", "flit_cycles / router_stats.cycles, 6 decimals"},
+     {"flit_cycles", I, "flit-cycles", "occupancy integral of the VC's buffer, " + kOver},
+     {"vc_alloc_stall_cycles", I, "cycles", "cycles a ready head at its front waited for a free output VC"},
+     {"switch_alloc_stall_cycles", I, "cycles", "cycles such a head held an output VC and a credit and lost the switch"},
+     {"credit_stall_cycles", I, "cycles", "cycles such a head held an output VC without a credit"}}};
+WORMSIM_DECLARE_STATS(kVcRows);
+
+const StatTable kHopRows{
+    "hops.csv", "", "the hop-count distribution of the delivered messages of router_stats.hops",
+    "only with output.router_stats: true", 90,
+    {{"hops", I, "hops", "route length"},
+     {"messages", I, "messages", "delivered messages of that length (lengths with none are left out)"}}};
+WORMSIM_DECLARE_STATS(kHopRows);
+
 }  // namespace
 
+const StatTable& router_summary_stats() { return kRouterStats; }
+const StatTable& router_columns() { return kRouterRows; }
+const StatTable& vc_columns() { return kVcRows; }
+const StatTable& hop_columns() { return kHopRows; }
 const StatTable& metrics_stats() { return kMetrics; }
 const StatTable& background_stats() { return kBackground; }
 const StatTable& load_stats() { return kLoad; }

@@ -18,5 +18,9 @@ const StatTable& message_columns();    // messages.csv
 const StatTable& link_columns();       // links.csv
 const StatTable& step_columns();       // steps.csv
 const StatTable& repetition_columns(); // repetitions.csv
+const StatTable& router_summary_stats(); // summary.json "router_stats"
+const StatTable& router_columns();     // routers.csv
+const StatTable& vc_columns();         // vcs.csv
+const StatTable& hop_columns();        // hops.csv
 
 }  // namespace wormsim

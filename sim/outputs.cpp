@@ -131,6 +131,7 @@ std::string summary_json(const RunReport& rep) {
   }
   if (rep.load) j["load"] = load_json(*rep.load);
   if (rep.repetitions) j["repetitions"] = repetitions_json(*rep.repetitions);
+  if (rep.router_stats) j["router_stats"] = router_stats_json(*rep.router_stats);
   // A run that stopped early still conserves flits: those not ejected are in buffers.
   const bool complete = m.status == "completed";
   const bool buffers_ok = net.buffers_consistent();
@@ -336,6 +337,11 @@ void write_csv_outputs(OutputSet& set, const RunReport& rep) {
   set.add("steps.csv", steps_csv(rep));
   set.add("routes.csv", routes_csv(rep));
   if (rep.repetitions) set.add("repetitions.csv", repetitions_csv(*rep.repetitions));
+  if (rep.router_stats) {
+    set.add("routers.csv", routers_csv(*rep.network, *rep.router_stats));
+    set.add("vcs.csv", vcs_csv(*rep.network, *rep.router_stats));
+    set.add("hops.csv", hops_csv(*rep.router_stats));
+  }
 }
 
 std::string human_summary(const RunReport& rep, const std::string& dir, const std::vector<OutputFile>& files) {

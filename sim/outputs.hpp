@@ -14,6 +14,7 @@
 #include "sim/metrics.hpp"
 #include "sim/output_set.hpp"
 #include "sim/repetition_metrics.hpp"
+#include "sim/router_stats.hpp"
 
 namespace wormsim {
 
@@ -38,6 +39,7 @@ struct RunReport {
   RunMetrics metrics;
   std::optional<LoadMetrics> load;  // a measured load run (traffic.measure_cycles)
   std::optional<RepetitionMetrics> repetitions;  // a repeated schedule (schedule.repeat)
+  std::optional<RouterStats> router_stats;       // output.router_stats
   HostTiming host;
   std::vector<std::string> warnings;
 };
@@ -49,7 +51,8 @@ std::string steps_csv(const RunReport& report);
 std::string routes_csv(const RunReport& report);
 
 // Writes messages.csv, links.csv, steps.csv and routes.csv (and repetitions.csv
-// for a repeated schedule) into the set (after begin()).
+// for a repeated schedule; routers.csv, vcs.csv and hops.csv with
+// output.router_stats) into the set (after begin()).
 // Throws std::runtime_error.
 void write_csv_outputs(OutputSet& set, const RunReport& report);
 

@@ -319,6 +319,7 @@ int run_command(const RunOptions& opts) {
     net.add_traffic(progress.get());
   }
   if (retirement) net.add_traffic(retirement.get());
+  if (cfg.router_stats) net.count_vc_statistics();
   report.host.elaboration_seconds = seconds_since(t_elab);
   spdlog::info("elaborated {} ({} routers, {} links) in {:.3f} s", topo.spec().describe(), topo.num_nodes(),
                topo.num_links(), report.host.elaboration_seconds);
@@ -356,6 +357,8 @@ int run_command(const RunOptions& opts) {
   report.metrics = compute_metrics(net, static_cast<int>(schedule.steps.size() * cfg.repeat.count),
                                    retirement ? &retirement->retired() : nullptr);
   if (window) report.load = compute_load_metrics(net, *window, retirement ? retirement->retired_in_window() : nullptr);
+  if (cfg.router_stats)
+    report.router_stats = compute_router_stats(net, report.metrics, window.get(), report.load ? &*report.load : nullptr);
   if (cfg.repeat.reported) report.repetitions = compute_repetition_metrics(net, repeated, exec.messages_per_repetition());
   report.host.wall_seconds = seconds_since(t0);
   report.host.peak_rss_mib = peak_rss_mib();

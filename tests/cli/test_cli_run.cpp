@@ -483,8 +483,10 @@ TEST(CliRun, FastPathsChangeNothing) {
       std::vector<std::string> args = {"run"};
       args.insert(args.end(), cases[c].begin(), cases[c].end());
       const fs::path out = tmp / ("c" + std::to_string(c) + "_" + fast);
+      // output.router_stats: the buffers' flit-cycles and the heads' stalls must not see the shortcuts either.
       const std::vector<std::string> common = {"--set", "output.host_timing=false", "--set", std::string("run.fast_paths=") + fast,
-                                               "--trace", "perfetto", "--out", out.string(), "--quiet"};
+                                               "--set", "output.router_stats=true", "--trace", "perfetto",
+                                               "--out", out.string(), "--quiet"};
       args.insert(args.end(), common.begin(), common.end());
       const Result r = run_wormsim(args, tmp.path());
       ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
@@ -498,7 +500,7 @@ TEST(CliRun, FastPathsChangeNothing) {
       EXPECT_TRUE(a == b) << name << " differs with run.fast_paths=false";
       ++compared;
     }
-    EXPECT_GE(compared, output_files().size() + 1) << "the four outputs and the trace";
+    EXPECT_GE(compared, output_files().size() + 4) << "the outputs, the router statistics and the trace";
   }
 }
 
@@ -557,7 +559,8 @@ TEST(CliRun, FastPathsChangeNothingAtACycleLimit) {
       const Result r = run_wormsim(
           {"run", default_config().string(), "--set", "schedule={algorithm: eye, source: eye, mode: eager, flits: 200}",
            "--set", "network.dims=[8,8]", "--set", std::string("run.max_cycles=") + limit, "--set",
-           std::string("run.fast_paths=") + (fast ? "true" : "false"), "--out", dir.string(), "--quiet"},
+           std::string("run.fast_paths=") + (fast ? "true" : "false"), "--set", "output.router_stats=true", "--out",
+           dir.string(), "--quiet"},
           tmp.path());
       ASSERT_TRUE(r.exited) << r.describe();
       EXPECT_EQ(r.exit_code, 3) << r.describe();
@@ -567,7 +570,9 @@ TEST(CliRun, FastPathsChangeNothingAtACycleLimit) {
         EXPECT_GT(s.at("host").at("steady_worms").get<int>(), 0) << "some worm was frozen at the limit";
       }
       s.erase("host");
-      out[fast] = s.dump() + read_file(dir / "messages.csv") + read_file(dir / "links.csv") + read_file(dir / "steps.csv");
+      // Frozen worms' buffers count their flit-cycles up to the limit (router_stats).
+      out[fast] = s.dump() + read_file(dir / "messages.csv") + read_file(dir / "links.csv") + read_file(dir / "steps.csv") +
+                  read_file(dir / "vcs.csv");
     }
     EXPECT_EQ(out[0], out[1]);
   }
@@ -586,8 +591,8 @@ TEST(CliRun, ExpressLoopMovesTheBodyBehindATravellingHeader) {
   for (int fast = 0; fast < 2; ++fast) {
     const fs::path dir = tmp / std::to_string(fast);
     const Result r = run_wormsim({"run", "one.yaml", "--set", "run.max_cycles=20", "--set",
-                                  std::string("run.fast_paths=") + (fast ? "true" : "false"), "--out", dir.string(),
-                                  "--quiet"},
+                                  std::string("run.fast_paths=") + (fast ? "true" : "false"), "--set",
+                                  "output.router_stats=true", "--out", dir.string(), "--quiet"},
                                  tmp.path());
     ASSERT_TRUE(r.exited && r.exit_code == 3) << r.describe();
     json s = load_json(dir / "summary.json");
@@ -597,7 +602,7 @@ TEST(CliRun, ExpressLoopMovesTheBodyBehindATravellingHeader) {
       EXPECT_GT(s.at("host").at("express_flit_moves").get<int>(), 20) << s.at("host").dump();
     }
     s.erase("host");
-    out[fast] = s.dump() + read_file(dir / "messages.csv") + read_file(dir / "links.csv");
+    out[fast] = s.dump() + read_file(dir / "messages.csv") + read_file(dir / "links.csv") + read_file(dir / "vcs.csv");
   }
   EXPECT_EQ(out[0], out[1]);
 }
@@ -635,12 +640,14 @@ TEST(CliRun, FastPathsChangeNothingInADeadlock) {
   std::string out[2];
   for (int fast = 0; fast < 2; ++fast) {
     const Result r = run_wormsim({"run", "ring.yaml", "--set", std::string("run.fast_paths=") + (fast ? "true" : "false"),
-                                  "--out", (tmp / std::to_string(fast)).string(), "--quiet"},
+                                  "--set", "output.router_stats=true", "--out", (tmp / std::to_string(fast)).string(),
+                                  "--quiet"},
                                  tmp.path());
     ASSERT_TRUE(r.exited && r.exit_code == 3) << r.describe();
     out[fast] = read_file(tmp / std::to_string(fast) / "summary.json");
   }
   EXPECT_NE(out[0].find("\"deadlock\""), std::string::npos);
+  EXPECT_NE(out[0].find("\"router_stats\""), std::string::npos);
   EXPECT_EQ(out[0], out[1]);
 }
 

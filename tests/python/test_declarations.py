@@ -101,7 +101,8 @@ def _metric_doc_names():
 def test_every_declared_column_and_metric_is_documented_and_nothing_else(stats):
     docs = _metric_doc_names()
     for table, section in (("messages.csv", "messages.csv"), ("links.csv", "links.csv"),
-                           ("steps.csv", "steps.csv"), ("repetitions.csv", "repetitions.csv")):
+                           ("steps.csv", "steps.csv"), ("repetitions.csv", "repetitions.csv"),
+                           ("routers.csv", "routers.csv"), ("vcs.csv", "vcs.csv"), ("hops.csv", "hops.csv")):
         declared = {s["name"] for s in stats if s["file"] == table}
         assert docs.get(section) == declared, table
     declared = {s["name"] for s in stats if s["block"] == "metrics"}
@@ -112,7 +113,7 @@ def test_every_declared_column_and_metric_is_documented_and_nothing_else(stats):
 def test_summary_blocks_outside_the_tables_name_every_field(stats):
     text = open(os.path.join(REPO, "docs", "metrics.md"), encoding="utf-8").read()
     for s in stats:
-        if s["block"] in ("background", "load", "repetitions", "host", "invariants"):
+        if s["block"] in ("background", "load", "repetitions", "host", "invariants", "router_stats"):
             leaf = s["name"].split(".")[0]
             assert f"`{leaf}`" in text or f"`{s['block']}.{s['name']}`" in text, f"docs/metrics.md does not name summary.json {s['block']}.{s['name']}"
 
@@ -133,17 +134,44 @@ def test_plot_labels_name_only_declared_keys_and_statistics(keys, stats):
             assert name in declared, f"wormsim_py/columns.py labels {name}, which wormsim does not declare"
 
 
-def test_a_runs_files_have_the_declared_columns_and_fields(wormsim, stats, tmp_path):
-    out = tmp_path / "out"
-    subprocess.run([wormsim, "run", DEFAULT_CONFIG, "--out", str(out), "--quiet",
-                    "--set", "traffic={pattern: uniform, rate: 0.01, cycles: 200}"], check=True, timeout=120)
-    for name in ("messages.csv", "links.csv", "steps.csv"):
+def _run_with_light_traffic(wormsim, out, *sets):
+    args = [wormsim, "run", DEFAULT_CONFIG, "--out", str(out), "--quiet",
+            "--set", "traffic={pattern: uniform, rate: 0.01, cycles: 200}"]
+    for s in sets:
+        args += ["--set", s]
+    subprocess.run(args, check=True, timeout=120)
+
+
+def _assert_csv_headers_are_declared(out, stats, names):
+    for name in names:
         with open(out / name, newline="") as f:
             rows = list(csv.reader(f))
         declared = [s["name"] for s in stats if s["file"] == name]
         assert rows[0] == declared, name
+        assert len(rows) > 1 or name == "steps.csv", f"{name}: no rows"
         assert all(len(r) == len(declared) for r in rows[1:]), f"{name}: a row with another number of fields"
+
+
+def test_router_stats_files_have_the_declared_columns_and_fields(wormsim, stats, tmp_path):
+    out = tmp_path / "out"
+    _run_with_light_traffic(wormsim, out, "output.router_stats=true")
+    _assert_csv_headers_are_declared(out, stats, ("routers.csv", "vcs.csv", "hops.csv"))
+    block = json.loads((out / "summary.json").read_text())["router_stats"]
+    flat = {}
+    for k, v in block.items():
+        if isinstance(v, dict):
+            flat.update({f"{k}.{kk}": vv for kk, vv in v.items()})
+        else:
+            flat[k] = v
+    assert set(flat) == {s["name"] for s in stats if s["block"] == "router_stats"}
+
+
+def test_a_runs_files_have_the_declared_columns_and_fields(wormsim, stats, tmp_path):
+    out = tmp_path / "out"
+    _run_with_light_traffic(wormsim, out)
+    _assert_csv_headers_are_declared(out, stats, ("messages.csv", "links.csv", "steps.csv"))
     summary = json.loads((out / "summary.json").read_text())
+    assert "router_stats" not in summary and not (out / "routers.csv").exists(), "output.router_stats is off by default"
     flat = flat_metrics(summary, include_host=True)
     declared = {f"{s['block']}.{s['name']}" for s in stats if s["block"] in ("metrics", "background", "host")}
     assert set(flat) - {"status"} == declared
