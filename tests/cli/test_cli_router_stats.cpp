@@ -174,6 +174,7 @@ TEST(RouterStats, OccupancyIsTheFlitsTimeInTheNetwork) {
   EXPECT_LE(total, upper);
   EXPECT_GT(total, lower) << "this load blocks some worms";
   EXPECT_GT(rs.at("vc_alloc_stall_cycles").get<uint64_t>(), 0u);
+  EXPECT_GT(rs.at("switch_alloc_stall_cycles").get<uint64_t>(), 0u) << "two VCs share each link's switch port";
   // The per-VC rows add up to the routers', and those to the total.
   uint64_t vcs = 0, routers = 0;
   for (const auto& v : csv_rows(tmp / "load" / "vcs.csv")) vcs += num(v, "flit_cycles");
@@ -203,6 +204,9 @@ TEST(RouterStats, AMeasuredRunCountsTheWindow) {
   ASSERT_EQ(rs.at("hops").at("messages").get<uint64_t>(), measured);
   EXPECT_DOUBLE_EQ(rs.at("hops").at("mean").get<double>(), static_cast<double>(hop_sum) / static_cast<double>(measured));
   EXPECT_GT(rs.at("flit_cycles").get<uint64_t>(), 0u);
+  // One VC per port: an output port's only VC is held by one worm, so no head loses the switch.
+  EXPECT_EQ(rs.at("switch_alloc_stall_cycles"), 0);
+  EXPECT_GT(rs.at("vc_alloc_stall_cycles").get<uint64_t>(), 0u);
   for (const auto& v : csv_rows(tmp / "window" / "vcs.csv"))
     EXPECT_LE(num(v, "flit_cycles"), 700u * 8) << "more than a full buffer (8 flits) for the whole window";
 }
