@@ -252,3 +252,45 @@ TEST(RouterStats, BadValueIsRefusedByName) {
   EXPECT_EXIT_CODE(r, 1);
   EXPECT_CONTAINS(r.err, default_config().string() + ": output.router_stats (from --set): expected true or false, got \"often\"");
 }
+
+// A ring of 8 with one VC where every node sends a 64-flit worm 3 hops "+":
+// the worms deadlock at once, and with the watchdog off the run jumps to the
+// cycle limit (Network::skip_frozen), charging every stall of the skipped
+// cycles at once. By hand, at every router: the arriving header is ready at
+// cycle 3 (t_r + t_l + t_r after its release at 0) and waits for the "+"
+// output held by the router's own worm until the limit, 5000: 4997 VC
+// allocation stall cycles; the link buffer (2 flits) holds flits sent in at
+// cycles 1 and 2 until then: (5000 - 1) + (5000 - 2) = 9997 flit-cycles. The
+// injection buffer saw flits 0 and 1 stay one cycle each and holds flits 2
+// and 3 (in at cycles 2 and 3): 1 + 1 + 4998 + 4997 = 9997. Fast paths on or off.
+TEST(RouterStats, AFrozenDeadlockCountsToTheCycleLimit) {
+  TempDir tmp;
+  write_file(tmp / "ring.yaml", "network: {topology: ring, dims: [8], vcs: 1, buffer_flits: 2}\nschedule: {file: " +
+                                    (data_dir() / "schedules" / "ring8_shift3_64flits.json").string() + "}\n");
+  std::string vcs[2];
+  for (int fast = 0; fast < 2; ++fast) {
+    const fs::path out = tmp / std::to_string(fast);
+    const Result r = run_wormsim({"run", "ring.yaml", "--set", "run.watchdog_cycles=0", "--set", "run.max_cycles=5000",
+                                  "--set", std::string("run.fast_paths=") + (fast ? "true" : "false"), "--set",
+                                  "output.router_stats=true", "--out", out.string(), "--quiet"},
+                                 tmp.path());
+    ASSERT_TRUE(r.exited && r.exit_code == 3) << r.describe();
+    vcs[fast] = read_file(out / "vcs.csv");
+    for (const auto& v : csv_rows(out / "vcs.csv")) {
+      const uint64_t flit_cycles = num(v, "flit_cycles");
+      if (v.at("input") == "injection") {
+        EXPECT_EQ(flit_cycles, 9997u) << "router " << v.at("router");
+        EXPECT_EQ(num(v, "vc_alloc_stall_cycles"), 0u);
+      } else if (num(v, "port") == 1) {  // the "-" side: flits travelling "+" arrive here
+        EXPECT_EQ(flit_cycles, 9997u) << "router " << v.at("router");
+        EXPECT_EQ(num(v, "vc_alloc_stall_cycles"), 4997u) << "router " << v.at("router");
+      } else {
+        EXPECT_EQ(flit_cycles, 0u);
+      }
+    }
+    const json rs = summary_of(out).at("router_stats");
+    EXPECT_EQ(rs.at("cycles"), 5000);
+    EXPECT_EQ(rs.at("flit_cycles"), 8 * 2 * 9997);
+  }
+  EXPECT_EQ(vcs[0], vcs[1]);
+}
