@@ -123,6 +123,14 @@ void ExpressWorms::step_interfaces(uint64_t now, std::vector<NetworkInterface*>&
 // move (Router::move_flit) of a body flit or the tail. A frozen worm is skipped
 // until the cycle after its freeze ends, when it is moved to that state first.
 void ExpressWorms::step_routers(uint64_t now) {
+  // output.router_stats: one loop counts each buffer's flit-cycles, the other
+  // (the usual run) has no test for it per flit.
+  if (ctx_->vc_counters) step_routers_counting<true>(now);
+  else step_routers_counting<false>(now);
+}
+
+template <bool counting>
+void ExpressWorms::step_routers_counting(uint64_t now) {
   const FlitTransfer move(ctx_->timing, now);
   uint64_t* link_busy = ctx_->link_busy.data();
   uint64_t moved = 0, ejected = 0;
@@ -141,7 +149,7 @@ void ExpressWorms::step_routers(uint64_t now) {
       FlitQueue& q = *s.q;
       if (q.front_ready() > now || !s.down->has_credit(now)) continue;
       const Flit taken = move.take(q);
-      if (ctx_->vc_counters) s.router->count_departure(s.in_vc, s.in_port, taken, now);
+      if constexpr (counting) s.router->count_departure(s.in_vc, s.in_port, taken, now);
       const Flit f = move.body_across_link(taken);
       ++link_busy[s.link];
       if (k + 1 < w.end) s.down->push(f);
@@ -155,7 +163,7 @@ void ExpressWorms::step_routers(uint64_t now) {
       FlitQueue& q = *s.q;
       if (q.front_ready() <= now) {
         const Flit f = move.take(q);
-        if (ctx_->vc_counters) s.router->count_departure(s.in_vc, s.in_port, f, now);
+        if constexpr (counting) s.router->count_departure(s.in_vc, s.in_port, f, now);
         ++moved;
         ++ejected;
         ctx_->count_ejected(w.msg, 1);

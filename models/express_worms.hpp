@@ -105,6 +105,8 @@ class ExpressWorms {
     uint64_t frozen_from;    // frozen: its state is that at the end of frozen_from ...
     uint64_t frozen_until;   // ... shifted, up to the end of this cycle (0: not frozen)
   };
+  template <bool counting>
+  void step_routers_counting(uint64_t now);
   void end_stage(Worm& w, uint32_t k, const Flit& tail, uint64_t now);
   void drop_finished();
   void snapshot(Worm& w, uint64_t now);
