@@ -180,6 +180,13 @@ TEST(AdaptiveWarmup, BadKeysAreRefused) {
        "traffic.warmup_max_cycles", "expected at least 2 x warmup_sample_cycles = 1000 (two samples are compared), got 900"},
       {{"traffic.warmup_cycles=auto", "traffic.measure_cycles=null", "traffic.cycles=1000"}, "traffic.warmup_cycles",
        "only meaningful with measure_cycles"},
+      // A typo of a key that applies only with another choice says which.
+      {{"traffic.warmup_sampel_cycles=100"}, "traffic.warmup_sampel_cycles",
+       "unknown key (did you mean warmup_sample_cycles? a parameter of the adaptive warm-up, only with "
+       "traffic.warmup_cycles: auto)"},
+      {{"traffic.burst_alfa=0.5"}, "traffic.burst_alfa",
+       "unknown key (did you mean burst_alpha? a parameter of the on-off injection, only with traffic.injection: "
+       "on-off)"},
   };
   EXPECT_SETTINGS_REFUSED(tmp, kLoadConfig, cases);
 }
