@@ -135,7 +135,30 @@ void ConfigSection::check_keys() const {
                        s->owner + ")",
                    kv.first);
   }
+  suggest_conditional_keys(keys);
   file_.allow_only(node_, path_, keys);
+}
+
+// A mistyped key that is closest to a key of a plug-in not chosen: the
+// suggestion says which choice makes that key apply.
+void ConfigSection::suggest_conditional_keys(const std::vector<std::string>& applying_keys) const {
+  for (const auto& kv : node_) {
+    if (!kv.first.IsScalar()) continue;
+    const std::string& typed = kv.first.Scalar();
+    if (std::find(applying_keys.begin(), applying_keys.end(), typed) != applying_keys.end()) continue;
+    if (!closest_matches(typed, applying_keys).empty()) continue;  // allow_only suggests that one
+    for (const ParamSection* s : param_sections_at(path_)) {
+      if (condition_holds(s->when, config_)) continue;
+      std::vector<std::string> names;
+      for (const ParamDecl& d : s->params) names.push_back(d.key);
+      const std::vector<std::string> close = closest_matches(typed, names);
+      if (!close.empty())
+        file_.fail(path_of(typed),
+                   "unknown key (did you mean " + close.front() + "? a parameter of the " + s->owner +
+                       ", only with " + s->when.key_path + ": " + s->when.equals + ")",
+                   kv.first);
+    }
+  }
 }
 
 const ParamDecl& ConfigSection::decl(const std::string& key) const {

@@ -83,6 +83,7 @@ class ConfigSection {
 
  private:
   std::vector<const ParamSection*> applying() const;
+  void suggest_conditional_keys(const std::vector<std::string>& applying_keys) const;
   YAML::Node given_or_missing(const std::string& key) const;
 
   const ConfigFile& file_;

@@ -52,7 +52,7 @@ const ParamSection kRepeatParams{
          .in("repetitions")
          .describe("runs of the whole schedule, each with new messages and the same steps"),
      P::integer("start_cycle", 0, kMaxTrafficCycles)
-         .default_is("traffic.warmup_cycles with a measurement window, else 0")
+         .default_is("the window's opening (end of warm-up) with a measurement window, else 0")
          .range("0..2^40")
          .in("cycles")
          .describe("cycle the first repetition starts"),
@@ -184,8 +184,10 @@ void read_schedule_repeat(ConfigSection& s, Config& c) {
             "not both",
             rs.at("gap_cycles"));
   r.count = static_cast<uint32_t>(rs.integer("count"));
+  r.at_window_open = !rs.has("start_cycle") && c.window.enabled && c.window.adaptive.automatic;
   r.start = rs.has("start_cycle") ? static_cast<uint64_t>(rs.integer("start_cycle")) : c.window.enabled ? c.window.warmup : 0;
-  rs.record("start_cycle", r.start);
+  if (r.at_window_open) r.start = kNever;
+  rs.record("start_cycle", r.at_window_open ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(r.start));
   r.period = rs.has("period_cycles") ? static_cast<uint64_t>(rs.integer("period_cycles")) : 0;
   if (!r.period) rs.record("period_cycles", nullptr);
   r.gap = static_cast<uint64_t>(rs.integer("gap_cycles"));

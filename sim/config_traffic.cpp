@@ -1,4 +1,7 @@
 // The `traffic` section: synthetic background load (sim/background_traffic.hpp).
+#include <algorithm>
+#include <string>
+
 #include "sim/config_reader.hpp"
 #include "models/limits.hpp"
 #include "sim/traffic/injection.hpp"
@@ -27,11 +30,12 @@ const ParamSection kTrafficParams{
          .range("1..2^40")
          .in("cycles")
          .describe("length of the injection window in cycles; required unless measure_cycles is given"),
-     P::integer("warmup_cycles", 0, kMaxTrafficCycles)
+     P::compound("warmup_cycles", "integer or auto")
          .by_default(0)
-         .range("0..2^40")
+         .range("0..2^40, or auto")
          .in("cycles")
-         .describe("with measure_cycles: cycles of offered traffic before the measurement window opens"),
+         .describe("with measure_cycles: cycles of offered traffic before the measurement window opens; auto: until "
+                   "latency and accepted rate stabilise (warmup_sample_cycles, warmup_tolerance, warmup_max_cycles)"),
      P::integer("measure_cycles", 1, kMaxTrafficCycles)
          .range("1..2^40")
          .in("cycles")
@@ -61,6 +65,26 @@ const ParamSection kOnOffParams{
          .must_be_given()
          .describe("probability per cycle that an on node turns off; rate * (alpha + beta) / alpha must be <= 1")}};
 WORMSIM_DECLARE_PARAMS(kOnOffParams);
+
+const ParamSection kAdaptiveWarmupParams{
+    "traffic", "adaptive warm-up", "the warm-up that ends when the network is warm (docs/load-studies.md)",
+    {"traffic.warmup_cycles", "auto"}, 50,
+    {P::integer("warmup_sample_cycles", 1, kMaxTrafficCycles)
+         .by_default(1000)
+         .range("1..2^40")
+         .in("cycles")
+         .describe("length of one warm-up sample (BookSim's sample_period)"),
+     P::number("warmup_tolerance", "(0, 1)")
+         .by_default(0.05)
+         .describe("warm when mean latency and accepted rate each change by less than this fraction from one sample "
+                   "to the next (BookSim's warmup_threshold)"),
+     P::integer("warmup_max_cycles", 2, kMaxTrafficCycles)
+         .default_is("20 x warmup_sample_cycles")
+         .range("2 x warmup_sample_cycles..2^40")
+         .in("cycles")
+         .describe("the cap: the window opens here if the network has not stabilised (reported as stabilised: "
+                   "false)")}};
+WORMSIM_DECLARE_PARAMS(kAdaptiveWarmupParams);
 
 const ParamSection kHotspotParams{
     "traffic.hotspot", "background traffic", "the hotspots of pattern hotspot", {"traffic.pattern", "hotspot"}, 50,
@@ -169,6 +193,43 @@ void read_on_off(ConfigSection& s, BackgroundSpec& t) {
   s.record("burst_beta", t.burst_beta);
 }
 
+// warmup_cycles: auto, read before the keys are checked, so that the adaptive
+// warm-up's own keys apply.
+bool adaptive_warmup_given(ConfigSection& s) {
+  if (!s.given() || !s.node().IsMap() || !s.has("warmup_cycles")) return false;
+  const YAML::Node n = s.at("warmup_cycles");
+  if (!n.IsScalar() || n.Scalar() != "auto") return false;
+  s.record("warmup_cycles", "auto");
+  return true;
+}
+
+uint64_t fixed_warmup(const ConfigSection& s) {
+  const YAML::Node n = s.at("warmup_cycles");
+  const std::string expected = "an integer from 0 to " + std::to_string(kMaxTrafficCycles) + ", or auto";
+  if (!n.IsScalar() || n.Scalar().find_first_not_of("+-0123456789") != std::string::npos)
+    s.fail("warmup_cycles", "expected " + expected + ", got " + (n.IsScalar() ? "\"" + n.Scalar() + "\"" : ConfigFile::kind(n)), n);
+  return static_cast<uint64_t>(s.file().integer(n, s.path_of("warmup_cycles"), 0, kMaxTrafficCycles));
+}
+
+void read_adaptive_warmup(ConfigSection& s, WarmupSpec& a) {
+  a.sample = static_cast<uint64_t>(s.integer("warmup_sample_cycles"));
+  if (s.has("warmup_tolerance")) {
+    const YAML::Node n = s.at("warmup_tolerance");
+    a.tolerance = s.file().number(n, s.path_of("warmup_tolerance"), "a number in (0, 1)");
+    if (!(a.tolerance > 0.0 && a.tolerance < 1.0))
+      s.fail("warmup_tolerance", "expected a number in (0, 1), got " + n.Scalar(), n);
+  }
+  s.record("warmup_tolerance", a.tolerance);
+  a.max = s.has("warmup_max_cycles") ? static_cast<uint64_t>(s.integer("warmup_max_cycles"))
+                                     : std::min<uint64_t>(20 * a.sample, kMaxTrafficCycles);
+  s.record("warmup_max_cycles", a.max);
+  if (a.max < 2 * a.sample)
+    s.fail("warmup_max_cycles",
+           "expected at least 2 x warmup_sample_cycles = " + std::to_string(2 * a.sample) +
+               " (two samples are compared), got " + std::to_string(a.max),
+           s.has("warmup_max_cycles") ? s.at("warmup_max_cycles") : s.at("warmup_sample_cycles"));
+}
+
 // Either an injection window (cycles) or phases (warm-up, measurement, drain cap).
 void read_phases(ConfigSection& s, Config& c) {
   WindowSpec& w = c.window;
@@ -182,13 +243,21 @@ void read_phases(ConfigSection& s, Config& c) {
   if (s.has("cycles"))
     s.fail("cycles", "give either cycles (an injection window) or measure_cycles (phases), not both", s.at("cycles"));
   w.enabled = true;
-  w.warmup = static_cast<uint64_t>(s.integer("warmup_cycles"));
+  if (!w.adaptive.automatic) {
+    w.warmup = s.has("warmup_cycles") ? fixed_warmup(s) : 0;
+    s.record("warmup_cycles", w.warmup);
+  } else {
+    read_adaptive_warmup(s, w.adaptive);
+  }
   w.measure = static_cast<uint64_t>(s.integer("measure_cycles"));
   w.drain = s.has("drain_cycles") ? static_cast<uint64_t>(s.integer("drain_cycles")) : 10 * w.measure;
   s.record("drain_cycles", w.drain);
-  if (w.offer_end() > kMaxTrafficCycles)
-    s.fail("measure_cycles", "warmup_cycles + measure_cycles + drain_cycles must be at most 2^40", s.at("measure_cycles"));
-  c.traffic.cycles = w.offer_end();  // packets are offered until the window drains, at most to the drain cap
+  if (w.offer_limit() > kMaxTrafficCycles)
+    s.fail("measure_cycles",
+           std::string(w.adaptive.automatic ? "warmup_max_cycles" : "warmup_cycles") +
+               " + measure_cycles + drain_cycles must be at most 2^40",
+           s.at("measure_cycles"));
+  c.traffic.cycles = w.offer_limit();  // packets are offered until the window drains, at most to the drain cap
 }
 
 }  // namespace
@@ -198,6 +267,7 @@ void read_traffic(ConfigSection& s, Config& c) {
   // First the process, whose own keys apply once it is known. Echoed only when
   // given, so that the configs written before the key keep their bytes.
   if (s.given() && s.node().IsMap() && s.has("injection")) t.injection = s.choice("injection");
+  c.window.adaptive.automatic = adaptive_warmup_given(s);
   s.check_keys();
   if (!s.given()) return;
   c.has_traffic = true;

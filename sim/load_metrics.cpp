@@ -49,12 +49,14 @@ LoadMetrics compute_load_metrics(const Network& net, const MeasurementWindow& wi
   const SimContext& ctx = net.context();
   const WindowSpec& w = window.spec();
   LoadMetrics r;
-  r.warmup = w.warmup;
+  // An adaptive warm-up still running when the run stopped: the window never opened.
+  r.warmup = window.warmup() == kNever ? net.cycle() : window.warmup();
+  r.adaptive = window.adaptive();
   r.measure = w.measure;
   r.drain_limit = w.drain;
   r.saturated = window.saturated();
   const uint64_t drained = window.drained_at();
-  r.drain_cycles = drained != kNever && drained >= w.window_end() ? drained - w.window_end() + 1 : 0;
+  r.drain_cycles = drained != kNever && drained >= window.window_end() ? drained - window.window_end() + 1 : 0;
   if (r.saturated) r.drain_cycles = w.drain;
   WindowTally tally(net.topology().num_endpoints());
   for (const MessageRecord& m : ctx.msgs)

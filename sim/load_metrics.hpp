@@ -30,6 +30,7 @@ struct LoadMetrics {
   LatencyStats network_latency;  // delivered - injected
   double link_utilisation_mean = 0.0, link_utilisation_max = 0.0;  // flits carried per link per window cycle
   LatencyHistogram hops;  // route lengths of the delivered measured packets
+  const WarmupDetector* adaptive = nullptr;  // the adaptive warm-up's samples, if it had one
 };
 
 // The packets created in the window, folded in one at a time (live ones at the

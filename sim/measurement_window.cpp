@@ -6,24 +6,27 @@
 namespace wormsim {
 
 MeasurementWindow::MeasurementWindow(const WindowSpec& spec, BackgroundTraffic& background)
-    : spec_(spec), background_(background), drained_at_(kNever) {}
+    : spec_(spec), background_(background), warmup_(spec.adaptive.automatic ? kNever : spec.warmup),
+      drained_at_(kNever) {}
 
 void MeasurementWindow::start(Network& net, uint64_t) {
   net.count_ejections_per_endpoint();
-  if (spec_.warmup == 0) {  // nothing has happened before cycle 0
+  if (spec_.adaptive.automatic) detector_.emplace(spec_.adaptive, net.topology().num_endpoints());
+  else if (spec_.warmup == 0) {  // nothing has happened before cycle 0
     ejected_start_.assign(static_cast<size_t>(net.topology().num_endpoints()), 0);
     carried_start_.assign(net.context().link_busy.size(), 0);
     if (net.counts_vc_statistics()) vc_start_ = net.vc_counters_at(0);
     opened_ = true;
+    if (on_open_) on_open_(0);
   }
 }
 
 uint64_t MeasurementWindow::next_event() const {
-  // The last cycle of a phase must be simulated (not skipped as idle) so that
-  // its counters can be read at its end.
-  if (!opened_) return spec_.warmup - 1;
-  if (!closed_) return spec_.window_end() - 1;
-  if (drained_at_ == kNever) return spec_.offer_end() - 1;
+  // The last cycle of a phase (or of a warm-up sample) must be simulated, not
+  // skipped as idle, so that its counters can be read at its end.
+  if (!opened_) return (detector_ ? detector_->sample_end() : warmup_) - 1;
+  if (!closed_) return window_end() - 1;
+  if (drained_at_ == kNever) return offer_end() - 1;
   return kNever;
 }
 
@@ -31,22 +34,38 @@ void MeasurementWindow::after_routers(Network& net, uint64_t now) {
   const SimContext& ctx = net.context();
   for (uint32_t id : ctx.delivered_now) {
     const MessageRecord& m = ctx.msgs[id];
-    if (m.step < 0 && in_window(m.release)) {
+    if (m.step >= 0) continue;
+    if (in_window(m.release)) {
       ++delivered_;
       last_delivery_ = now;
+    } else if (detector_ && !opened_) {
+      detector_->delivered(m.delivered - m.release);
     }
   }
 }
 
+// Adaptive warm-up: at the end of a sample, whether the network is warm.
+bool MeasurementWindow::warm_after(Network& net, uint64_t now) {
+  if (now + 1 < detector_->sample_end()) return false;
+  net.settle_counts(now);
+  uint64_t ejected = 0;
+  for (uint64_t n : net.context().ejected_at) ejected += n;
+  return detector_->close_sample(ejected);
+}
+
+// Background packets are created with release = the current cycle, so the
+// ones created in the window are those generated between the two snapshots.
+void MeasurementWindow::open(Network& net, uint64_t now) {
+  snapshot(net, now, ejected_start_, carried_start_, vc_start_);
+  generated_start_ = background_.generated();
+  if (detector_) warmup_ = now + 1;
+  opened_ = true;
+  if (on_open_) on_open_(warmup_);
+}
+
 void MeasurementWindow::after_interfaces(Network& net, uint64_t now) {
-  // Background packets are created with release = the current cycle, so the
-  // ones created in the window are those generated between the two snapshots.
-  if (!opened_ && now + 1 >= spec_.warmup) {
-    snapshot(net, now, ejected_start_, carried_start_, vc_start_);
-    generated_start_ = background_.generated();
-    opened_ = true;
-  }
-  if (opened_ && !closed_ && now + 1 >= spec_.window_end()) {
+  if (!opened_ && (detector_ ? warm_after(net, now) : now + 1 >= warmup_)) open(net, now);
+  if (opened_ && !closed_ && now + 1 >= window_end()) {
     snapshot(net, now, ejected_end_, carried_end_, vc_end_);
     created_ = background_.generated() - generated_start_;
     closed_ = true;
@@ -54,7 +73,7 @@ void MeasurementWindow::after_interfaces(Network& net, uint64_t now) {
   if (!closed_) return;
   if (drained_at_ == kNever) {
     if (delivered_ == created_) drained_at_ = created_ ? last_delivery_ : now;
-    else if (now + 1 >= spec_.offer_end()) saturated_ = true;
+    else if (now + 1 >= offer_end()) saturated_ = true;
   }
   if (drained_at_ != kNever && offering_ && (!schedule_done_ || schedule_done_())) {
     background_.stop_offering();

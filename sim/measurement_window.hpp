@@ -8,6 +8,10 @@
 // packets are not all delivered within `drain` cycles after its end is
 // saturated: the run stops there, with status saturated.
 //
+// The warm-up is fixed, or adaptive (sim/warmup_detector.hpp): then the window
+// opens at the end of the first warm-up sample whose latency and accepted rate
+// are within the tolerance of the previous sample's, or at the cap.
+//
 // The window also keeps the counters that only a cycle-exact snapshot gives:
 // flits ejected per endpoint, flits carried per link (and, with
 // output.router_stats, the input VCs' counters), at the end of cycles
@@ -18,10 +22,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "models/buffer_counters.hpp"
 #include "models/traffic_source.hpp"
+#include "sim/warmup_detector.hpp"
 
 namespace wormsim {
 
@@ -29,13 +35,15 @@ class BackgroundTraffic;
 
 struct WindowSpec {
   bool enabled = false;  // traffic.measure_cycles given
-  uint64_t warmup = 0;   // cycles before the window
+  uint64_t warmup = 0;   // cycles before the window (fixed warm-up)
   uint64_t measure = 0;  // length of the window
   uint64_t drain = 0;    // cap on the cycles after the window until the measured packets are delivered
+  WarmupSpec adaptive;   // traffic.warmup_cycles: auto
 
-  uint64_t window_end() const { return warmup + measure; }
-  // Packets are offered up to here at most (the drain cap).
-  uint64_t offer_end() const { return warmup + measure + drain; }
+  // The latest cycle at which the window opens.
+  uint64_t latest_open() const { return adaptive.automatic ? adaptive.max : warmup; }
+  // Packets are offered up to here at most (the drain cap after the latest window).
+  uint64_t offer_limit() const { return latest_open() + measure + drain; }
 };
 
 class MeasurementWindow : public TrafficSource {
@@ -54,8 +62,17 @@ class MeasurementWindow : public TrafficSource {
   // even after the window has drained.
   void keep_offering_until(std::function<bool()> done) { schedule_done_ = std::move(done); }
 
+  // Called with the window's first cycle when it opens (before that cycle runs).
+  void on_open(std::function<void(uint64_t)> f) { on_open_ = std::move(f); }
+
   const WindowSpec& spec() const { return spec_; }
-  bool in_window(uint64_t created) const { return created >= spec_.warmup && created < spec_.window_end(); }
+  // The cycle the window opened (fixed: traffic.warmup_cycles; kNever while an adaptive warm-up runs).
+  uint64_t warmup() const { return warmup_; }
+  uint64_t window_end() const { return warmup_ + spec_.measure; }
+  uint64_t offer_end() const { return window_end() + spec_.drain; }
+  bool in_window(uint64_t created) const { return opened_ && created >= warmup_ && created < window_end(); }
+  // The adaptive warm-up's samples (null with a fixed warm-up).
+  const WarmupDetector* adaptive() const { return detector_ ? &*detector_ : nullptr; }
   // Per endpoint: flits ejected during the window.
   std::vector<uint64_t> ejected_in_window() const;
   // Per link: flits carried during the window.
@@ -73,12 +90,17 @@ class MeasurementWindow : public TrafficSource {
  private:
   void snapshot(Network& net, uint64_t now, std::vector<uint64_t>& ejected, std::vector<uint64_t>& carried,
                 std::vector<VcCounters>& vcs);
+  void open(Network& net, uint64_t now);
+  bool warm_after(Network& net, uint64_t now);
 
   WindowSpec spec_;
   BackgroundTraffic& background_;
   std::vector<uint64_t> ejected_start_, ejected_end_, carried_start_, carried_end_;
   std::vector<VcCounters> vc_start_, vc_end_;
   std::function<bool()> schedule_done_;
+  std::function<void(uint64_t)> on_open_;
+  std::optional<WarmupDetector> detector_;
+  uint64_t warmup_;
   bool opened_ = false, closed_ = false, saturated_ = false, offering_ = true;
   uint64_t generated_start_ = 0;  // background packets generated before the window
   uint64_t created_ = 0, delivered_ = 0;  // created_: known once the window has closed

@@ -48,7 +48,8 @@ const StatTable kBackground{
      {"messages", I, "messages", "background messages generated"},
      {"delivered", I, "messages", "of those, delivered"},
      {"accepted_flits_per_node_cycle", N, "flits per node per cycle",
-      "flits of delivered background messages / (traffic.cycles x nodes)"},
+      "flits of delivered background messages / (traffic.cycles x nodes); a measured run: / ((load.warmup_cycles + "
+      "measure_cycles + drain_limit_cycles) x nodes)"},
      {"latency.mean", N, "cycles", "mean latency of delivered background messages, from generation"},
      {"latency.p50", I, "cycles", "median latency (nearest rank)"},
      {"latency.p99", I, "cycles", "99th percentile latency (nearest rank)"},
@@ -62,7 +63,9 @@ WORMSIM_DECLARE_STATS(kBackground);
 const StatTable kLoad{
     "summary.json", "load", "a measured load run: the packets created in the measurement window",
     "only with traffic.measure_cycles", 25,
-    {{"warmup_cycles", I, "cycles", "traffic.warmup_cycles: the window opens at this cycle"},
+    {{"warmup_cycles", I, "cycles",
+      "the window opens at this cycle: traffic.warmup_cycles, or where the adaptive warm-up ended (summary.json "
+      "warmup)"},
      {"measure_cycles", I, "cycles", "traffic.measure_cycles: the window's length"},
      {"drain_limit_cycles", I, "cycles", "traffic.drain_cycles: the cap on drain_cycles"},
      {"drain_cycles", I, "cycles",
@@ -90,6 +93,37 @@ const StatTable kLoad{
      {"link_utilisation.mean", N, "", "flits carried during the window / (links x measure_cycles)"},
      {"link_utilisation.max", N, "", "max over links of flits carried during the window / measure_cycles"}}};
 WORMSIM_DECLARE_STATS(kLoad);
+
+const StatTable kWarmup{
+    "summary.json", "warmup", "an adaptive warm-up: how the measurement window's opening was found",
+    "only with traffic.warmup_cycles: auto", 26,
+    {{"sample_cycles", I, "cycles", "traffic.warmup_sample_cycles"},
+     {"tolerance", N, "", "traffic.warmup_tolerance"},
+     {"max_cycles", I, "cycles", "traffic.warmup_max_cycles: the cap"},
+     {"samples", I, "samples", "warm-up samples taken (rows of warmup.csv)"},
+     {"stabilised", B, "",
+      "the last sample's latency and accepted rate were within the tolerance of the previous sample's; false: the "
+      "window opened at the cap (or the run stopped first)"},
+     {"cycles", I, "cycles", "the cycle the window opened (load.warmup_cycles)"},
+     {"latency_change", N, "", "the last sample's relative change in mean packet latency (-1 if it was the first)"},
+     {"accepted_change", N, "", "the last sample's relative change in accepted rate (-1 if it was the first)"}}};
+WORMSIM_DECLARE_STATS(kWarmup);
+
+const StatTable kWarmupRows{
+    "warmup.csv", "", "one row per sample of an adaptive warm-up", "like summary.json warmup", 76,
+    {{"sample", I, "", "sample number, 0-based"},
+     {"start", I, "cycle", "first cycle of the sample"},
+     {"end", I, "cycle", "cycle after its last (the next sample's start)"},
+     {"delivered", I, "packets", "background packets whose tail was ejected during the sample"},
+     {"packet_latency_mean", N, "cycles", "their mean latency from creation (0 if none)"},
+     {"ejected_flits", I, "flits", "flits ejected during the sample, any packet"},
+     {"accepted", N, "flits per node per cycle", "ejected_flits / (endpoints x (end - start))"},
+     {"latency_change", N, "",
+      "|packet_latency_mean - previous| / packet_latency_mean (0 if both are 0, 1 if only this one is); empty for "
+      "the first sample"},
+     {"accepted_change", N, "", "the same for accepted; empty for the first sample"},
+     {"stable", I, "", "1 if both changes are below traffic.warmup_tolerance (the warm-up ends here), else 0"}}};
+WORMSIM_DECLARE_STATS(kWarmupRows);
 
 // min, mean, max, p50, p95 and stdev of one per-repetition figure.
 std::vector<StatDecl> distribution_of(const std::string& name, const std::string& what) {
@@ -291,6 +325,8 @@ const StatTable& hop_columns() { return kHopRows; }
 const StatTable& metrics_stats() { return kMetrics; }
 const StatTable& background_stats() { return kBackground; }
 const StatTable& load_stats() { return kLoad; }
+const StatTable& warmup_stats() { return kWarmup; }
+const StatTable& warmup_columns() { return kWarmupRows; }
 const StatTable& repetition_stats() { return kRepetitions; }
 const StatTable& repetition_columns() { return kRepetitionRows; }
 const StatTable& invariant_stats() { return kInvariants; }

@@ -11,6 +11,8 @@ namespace wormsim {
 const StatTable& metrics_stats();      // summary.json "metrics"
 const StatTable& background_stats();   // summary.json "background"
 const StatTable& load_stats();         // summary.json "load"
+const StatTable& warmup_stats();       // summary.json "warmup"
+const StatTable& warmup_columns();     // warmup.csv
 const StatTable& repetition_stats();   // summary.json "repetitions"
 const StatTable& invariant_stats();    // summary.json "invariants"
 const StatTable& host_stats();         // summary.json "host"

@@ -15,6 +15,7 @@
 #include "sim/csv_text.hpp"
 #include "sim/output_tables.hpp"
 #include "sim/repetition_outputs.hpp"
+#include "sim/warmup_outputs.hpp"
 #include "sim/version.hpp"
 
 namespace wormsim {
@@ -113,7 +114,9 @@ std::string summary_json(const RunReport& rep) {
   if (m.has_background) {
     const auto& b = m.background;
     const Config& c = *rep.config;
-    const double window_node_cycles = static_cast<double>(c.traffic.cycles) * topo.num_endpoints();
+    // A measured run offers up to its drain cap after the window, wherever the window opened.
+    const uint64_t offered_cycles = rep.load ? rep.load->warmup + rep.load->measure + rep.load->drain_limit : c.traffic.cycles;
+    const double window_node_cycles = static_cast<double>(offered_cycles) * topo.num_endpoints();
     j["background"] =
         StatBlock(background_stats())
             .set("pattern", c.traffic.pattern)
@@ -130,6 +133,7 @@ std::string summary_json(const RunReport& rep) {
             .json();
   }
   if (rep.load) j["load"] = load_json(*rep.load);
+  if (rep.load && rep.load->adaptive) j["warmup"] = warmup_json(*rep.load->adaptive, rep.load->warmup);
   if (rep.repetitions) j["repetitions"] = repetitions_json(*rep.repetitions);
   if (rep.router_stats) j["router_stats"] = router_stats_json(*rep.router_stats);
   // A run that stopped early still conserves flits: those not ejected are in buffers.
@@ -337,6 +341,7 @@ void write_csv_outputs(OutputSet& set, const RunReport& rep) {
   set.add("steps.csv", steps_csv(rep));
   set.add("routes.csv", routes_csv(rep));
   if (rep.repetitions) set.add("repetitions.csv", repetitions_csv(*rep.repetitions));
+  if (rep.load && rep.load->adaptive) set.add("warmup.csv", warmup_csv(*rep.load->adaptive));
   if (rep.router_stats) {
     set.add("routers.csv", routers_csv(*rep.network, *rep.router_stats));
     set.add("vcs.csv", vcs_csv(*rep.network, *rep.router_stats));
@@ -366,6 +371,9 @@ std::string human_summary(const RunReport& rep, const std::string& dir, const st
      << " (" << m.links_used << " of " << m.links << " used)\n";
   if (rep.load) {
     const LoadMetrics& l = *rep.load;
+    if (l.adaptive)
+      os << "warm-up:     " << (l.adaptive->stabilised() ? "stabilised" : "NOT stabilised (cap reached)") << " after "
+         << l.adaptive->samples().size() << " samples of " << l.adaptive->spec().sample << " cycles\n";
     os << "load window: cycles " << l.warmup << ".." << l.warmup + l.measure << (l.saturated ? ", saturated" : "")
        << "; offered " << fixed(l.offered.mean, 4) << ", accepted " << fixed(l.accepted.mean, 4)
        << " flits/node/cycle; packet latency mean " << fixed(l.packet_latency.mean, 2) << ", network latency mean "

@@ -9,6 +9,11 @@ RepeatedSchedule::RepeatedSchedule(const RepeatSpec& spec, ScheduleExecutor& exe
 
 void RepeatedSchedule::start(Network& net, uint64_t now) { advance(net, now); }
 
+void RepeatedSchedule::start_at(uint64_t cycle) {
+  spec_.start = next_due_ = cycle;
+  if (!times_.empty()) times_[0].due = cycle;
+}
+
 void RepeatedSchedule::after_routers(Network& net, uint64_t now) {
   if (running_) {
     exec_.after_routers(net, now);

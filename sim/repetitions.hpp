@@ -27,6 +27,7 @@ struct RepeatSpec {
   // measurement window. Otherwise the schedule runs once from cycle 0, as ever.
   bool reported = false;
   uint64_t start = 0;   // cycle the first repetition starts
+  bool at_window_open = false;  // start: when the adaptive warm-up ends (start_at)
   uint32_t count = 1;   // repetitions
   uint64_t period = 0;  // cycles between due starts; 0: back to back
   uint64_t gap = 0;     // back to back: cycles from one's completion to the next's start
@@ -46,6 +47,8 @@ class RepeatedSchedule : public TrafficSource {
   RepeatedSchedule(const RepeatSpec& spec, ScheduleExecutor& exec, const TrafficSource* background);
 
   void start(Network& net, uint64_t now) override;
+  // The first repetition's start, once an adaptive warm-up has ended.
+  void start_at(uint64_t cycle);
   void after_routers(Network& net, uint64_t now) override;
   void after_interfaces(Network& net, uint64_t now) override;
   bool finished() const override { return started_ == spec_.count && exec_.finished(); }

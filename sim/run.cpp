@@ -306,6 +306,7 @@ int run_command(const RunOptions& opts) {
   if (cfg.window.enabled) {
     window = std::make_unique<MeasurementWindow>(cfg.window, *background);
     if (cfg.has_schedule) window->keep_offering_until([&repeated] { return repeated.complete(); });
+    if (cfg.repeat.at_window_open) window->on_open([&repeated](uint64_t cycle) { repeated.start_at(cycle); });
     net.add_traffic(window.get());
   }
   // Last of the sources: it recycles what the others have seen delivered this cycle.
@@ -357,6 +358,14 @@ int run_command(const RunOptions& opts) {
   report.metrics = compute_metrics(net, static_cast<int>(schedule.steps.size() * cfg.repeat.count),
                                    retirement ? &retirement->retired() : nullptr);
   if (window) report.load = compute_load_metrics(net, *window, retirement ? retirement->retired_in_window() : nullptr);
+  if (window && window->adaptive() && !window->adaptive()->stabilised()) {
+    const std::string w = cfg.path + ": traffic.warmup_cycles: auto: latency and accepted rate did not stabilise within " +
+                          std::to_string(cfg.window.adaptive.max) +
+                          " cycles (traffic.warmup_max_cycles); the measurement window opened there, on a network "
+                          "that may not be in steady state (saturated, or give a larger cap or tolerance)";
+    spdlog::warn("{}", w);
+    report.warnings.push_back(w);
+  }
   if (cfg.router_stats)
     report.router_stats = compute_router_stats(net, report.metrics, window.get(), report.load ? &*report.load : nullptr);
   if (cfg.repeat.reported) report.repetitions = compute_repetition_metrics(net, repeated, exec.messages_per_repetition());

@@ -288,3 +288,29 @@ inline const std::vector<std::string>& output_files() {
 #define EXPECT_CONTAINS(haystack, needle)                                                           \
   EXPECT_NE(std::string(haystack).find(needle), std::string::npos)                                  \
       << "expected to find\n  " << (needle) << "\nin\n" << (haystack)
+
+namespace wormsim_cli {
+
+// One bad setting of a config: the --set overrides, the key the error must
+// name (after the config's path) and what it must say is expected.
+struct BadSetting {
+  std::vector<std::string> sets;
+  std::string key, error;
+};
+
+}  // namespace wormsim_cli
+
+// Each bad setting makes `wormsim run CONFIG` exit 1 with an error naming the
+// file and the key, and no outputs are written.
+#define EXPECT_SETTINGS_REFUSED(tmp, config, cases)                                                 \
+  do {                                                                                              \
+    for (const ::wormsim_cli::BadSetting& c_ : (cases)) {                                           \
+      std::vector<std::string> args_{"run", (config), "--out", ((tmp) / "o").string()};             \
+      for (const auto& s_ : c_.sets) args_.insert(args_.end(), {"--set", s_});                      \
+      const ::wormsim_cli::Result res_ = ::wormsim_cli::run_wormsim(args_, (tmp).path());           \
+      EXPECT_EXIT_CODE(res_, 1);                                                                    \
+      EXPECT_CONTAINS(res_.err, (config) + ": " + c_.key);                                          \
+      EXPECT_CONTAINS(res_.err, c_.error);                                                          \
+    }                                                                                               \
+    EXPECT_FALSE(std::filesystem::exists((tmp) / "o" / "summary.json"));                             \
+  } while (0)

@@ -38,6 +38,9 @@ const std::vector<BadConfig>& cases() {
       {"UnknownNestedKey", "unknown_nested_key.yaml", {},
        {"error: @: network.foo (line 4): unknown key (expected one of: buffer_flits, dims, port_model, ports, routing, "
         "topology, vcs)"}},
+      {"ConditionalKeyTypo", "conditional_key_typo.yaml", {},
+       {"error: @: traffic.warmup_sampel_cycles (line 7): unknown key (did you mean warmup_sample_cycles? a parameter "
+        "of the adaptive warm-up, only with traffic.warmup_cycles: auto)"}},
       {"WrongTypeVcs", "wrong_type_vcs.yaml", {}, {"error: @: network.vcs (line 4): expected an integer, got \"two\""}},
       {"VcsOutOfRange", "vcs_out_of_range.yaml", {},
        {"error: @: network.vcs (line 4): expected an integer from 1 to 16, got 0"}},

@@ -155,11 +155,7 @@ TEST(LoadWindow, SameSeedSameBytes) {
 
 TEST(LoadWindow, BadPhaseKeysAreRefused) {
   TempDir tmp;
-  struct Case {
-    std::vector<std::string> sets;
-    std::string key, error;  // the error names the file and the key, then says what is expected
-  };
-  const std::vector<Case> cases = {
+  const std::vector<BadSetting> cases = {
       {{"traffic.cycles=1000"}, "traffic.cycles",
        "give either cycles (an injection window) or measure_cycles (phases), not both"},
       {{"traffic.measure_cycles=null"}, "traffic.warmup_cycles", "only meaningful with measure_cycles"},
@@ -169,15 +165,7 @@ TEST(LoadWindow, BadPhaseKeysAreRefused) {
       {{"traffic.warmup_cycles=-5"}, "traffic.warmup_cycles", "expected an integer from 0 to 1099511627776, got -5"},
       {{"traffic.measure_cycles=many"}, "traffic.measure_cycles", "expected an integer, got \"many\""},
   };
-  for (const Case& c : cases) {
-    std::vector<std::string> args{"run", kLoadConfig, "--out", (tmp / "o").string()};
-    for (const auto& s : c.sets) args.insert(args.end(), {"--set", s});
-    const Result r = run_wormsim(args, tmp.path());
-    EXPECT_EXIT_CODE(r, 1);
-    EXPECT_CONTAINS(r.err, kLoadConfig + ": " + c.key);
-    EXPECT_CONTAINS(r.err, c.error);
-  }
-  EXPECT_FALSE(fs::exists(tmp / "o" / "summary.json"));
+  EXPECT_SETTINGS_REFUSED(tmp, kLoadConfig, cases);
 }
 
 }  // namespace

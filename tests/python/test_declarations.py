@@ -187,7 +187,9 @@ traffic: {pattern: %(pattern)s, rate: 0.01, cycles: 100%(hotspot)s%(injection)s}
 # Keys whose checks need another key set first (their declarations say so in their description).
 _PHASES = ["traffic.cycles=null", "traffic.measure_cycles=100"]
 CONTEXT = {"network.ports": ["network.port_model=k-port", "network.ports=2"],
-           "traffic.warmup_cycles": _PHASES, "traffic.measure_cycles": _PHASES, "traffic.drain_cycles": _PHASES}
+           "traffic.warmup_cycles": _PHASES, "traffic.measure_cycles": _PHASES, "traffic.drain_cycles": _PHASES,
+           **{f"traffic.warmup_{k}": _PHASES + ["traffic.warmup_cycles=auto"]
+              for k in ("sample_cycles", "tolerance", "max_cycles")}}
 
 
 def _config_for(k, tmp_path):
@@ -265,7 +267,7 @@ def test_a_typo_in_any_section_suggests_the_declared_key(wormsim, keys, tmp_path
         if any(o["key"] == f"{section}.{typo}" for o in keys):
             continue
         config = _config_for(k, tmp_path)
-        r = _check(wormsim, config, [f"{section}.{typo}=1"])
+        r = _check(wormsim, config, CONTEXT.get(k["key"], []) + [f"{section}.{typo}=1"])
         assert r.returncode == 1, section
         assert f"{section}.{typo} (from --set): unknown key (did you mean {leaf}" in r.stderr, r.stderr
 

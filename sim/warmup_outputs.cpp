@@ -1,0 +1,50 @@
+#include "sim/warmup_outputs.hpp"
+
+#include <cstdio>
+#include <utility>
+
+#include "sim/csv_text.hpp"
+#include "sim/output_tables.hpp"
+
+namespace wormsim {
+
+namespace {
+
+std::string decimal(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6f", v);
+  return buf;
+}
+
+}  // namespace
+
+nlohmann::ordered_json warmup_json(const WarmupDetector& w, uint64_t opened_at) {
+  const WarmupSample last = w.samples().empty() ? WarmupSample{} : w.samples().back();
+  return StatBlock(warmup_stats())
+      .set("sample_cycles", w.spec().sample)
+      .set("tolerance", w.spec().tolerance)
+      .set("max_cycles", w.spec().max)
+      .set("samples", w.samples().size())
+      .set("stabilised", w.stabilised())
+      .set("cycles", opened_at)
+      .set("latency_change", last.latency_change)
+      .set("accepted_change", last.accepted_change)
+      .json();
+}
+
+std::string warmup_csv(const WarmupDetector& w) {
+  CsvText os;
+  os << warmup_columns().csv_header();
+  size_t i = 0;
+  for (const WarmupSample& s : w.samples()) {
+    os << i++ << ',' << s.start << ',' << s.end << ',' << s.delivered << ',' << decimal(s.latency) << ','
+       << s.ejected_flits << ',' << decimal(s.accepted) << ',';
+    if (s.latency_change >= 0) os << decimal(s.latency_change);
+    os << ',';
+    if (s.accepted_change >= 0) os << decimal(s.accepted_change);
+    os << ',' << (s.stable ? 1 : 0) << '\n';
+  }
+  return std::move(os).str();
+}
+
+}  // namespace wormsim
