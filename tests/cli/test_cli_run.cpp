@@ -443,6 +443,9 @@ TEST(CliRun, FastPathsChangeNothing) {
       {(source_dir() / "configs" / "load_8x8_uniform.yaml").string(), "--set", "traffic.rate=0.08", "--set",
        "traffic.warmup_cycles=200", "--set", "traffic.measure_cycles=500", "--set", "traffic.drain_cycles=400",
        "--set", "traffic.flits=24"},
+      // ... and a window opened by the adaptive warm-up (counters snapshot wherever it opens).
+      {(source_dir() / "configs" / "load_8x8_uniform.yaml").string(), "--set", "traffic.warmup_cycles=auto", "--set",
+       "traffic.measure_cycles=600"},
       // Broadcasts repeated under a measured load (schedule.repeat): back to back after the
       // warm-up in barrier mode, and periodic in eager mode with repetitions that start late.
       {(source_dir() / "configs" / "studies" / "bcast_under_load_8x8.yaml").string(), "--set",
