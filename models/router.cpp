@@ -470,15 +470,15 @@ void Router::charge_stall(int in_vc, uint64_t now) {
   const int ip = in_port_of(in_vc);
   if (!f.head || s.moved(ip, in_vc)) return;
   uint32_t blocker;
-  VcCounters* c = ctx_->vc_counters ? &counters(in_vc) : nullptr;
+  uint64_t VcCounters::*cause;  // which of the VC's stall counters the cycle goes to (output.router_stats)
   if (iv.out < 0) {
     blocker = allocation_blocker(in_vc, f);
-    if (c) ++c->vc_alloc;
+    cause = &VcCounters::vc_alloc;
   } else if (!can_send(iv.out, now)) {
     blocker = out_[iv.out].previous;  // its flits still fill the FIFO downstream
-    if (c) ++c->credit;
+    cause = &VcCounters::credit;
   } else {
-    if (c) ++c->switch_alloc;
+    cause = &VcCounters::switch_alloc;
     const int op = out_port_of(iv.out);
     // Lost the output to another input, or lost its input port to another VC.
     const bool lost_output = (s.requested_outs & bit(op)) && s.granted[op] != f.msg;
@@ -486,6 +486,7 @@ void Router::charge_stall(int in_vc, uint64_t now) {
     blocker = lost_output ? s.granted[op] : port_moved ? s.moved_msg[ip] : kNoMessage;
   }
   ctx_->charge_stall(f.msg, blocker, 1);
+  if (ctx_->vc_counters) ++(counters(in_vc).*cause);
 }
 
 uint64_t Router::next_timed_event(uint64_t now) const {

@@ -33,7 +33,7 @@ void WindowTally::add(const MessageRecord& m, const MeasurementWindow& window) {
   ++delivered;
   packet.add(m.delivered - m.release);
   network.add(m.delivered - m.inject);
-  hops.add(m.hops);
+  if (count_hops) hops.add(m.hops);
 }
 
 void WindowTally::merge(const WindowTally& other) {
@@ -45,7 +45,8 @@ void WindowTally::merge(const WindowTally& other) {
   hops.merge(other.hops);
 }
 
-LoadMetrics compute_load_metrics(const Network& net, const MeasurementWindow& window, const WindowTally* retired) {
+LoadMetrics compute_load_metrics(const Network& net, const MeasurementWindow& window, const WindowTally* retired,
+                                 bool hops) {
   const SimContext& ctx = net.context();
   const WindowSpec& w = window.spec();
   LoadMetrics r;
@@ -58,7 +59,7 @@ LoadMetrics compute_load_metrics(const Network& net, const MeasurementWindow& wi
   const uint64_t drained = window.drained_at();
   r.drain_cycles = drained != kNever && drained >= window.window_end() ? drained - window.window_end() + 1 : 0;
   if (r.saturated) r.drain_cycles = w.drain;
-  WindowTally tally(net.topology().num_endpoints());
+  WindowTally tally(net.topology().num_endpoints(), hops);
   for (const MessageRecord& m : ctx.msgs)
     if (!m.free()) tally.add(m, window);
   if (retired) tally.merge(*retired);

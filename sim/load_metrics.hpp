@@ -36,17 +36,20 @@ struct LoadMetrics {
 // The packets created in the window, folded in one at a time (live ones at the
 // end of the run, retired ones as they are delivered: sim/message_retirement.hpp).
 struct WindowTally {
-  explicit WindowTally(int endpoints) : offered(static_cast<size_t>(endpoints), 0) {}
+  // `count_hops`: also fold the route lengths of the delivered packets (output.router_stats).
+  WindowTally(int endpoints, bool count_hops) : offered(static_cast<size_t>(endpoints), 0), count_hops(count_hops) {}
   void add(const MessageRecord& m, const MeasurementWindow& window);
   void merge(const WindowTally& other);
 
   int64_t packets = 0, delivered = 0;
   std::vector<uint64_t> offered;  // flits per source endpoint
   LatencyHistogram packet, network, hops;
+  bool count_hops;
 };
 
 // `retired`: measured packets retired during the run.
+// `hops`: fill LoadMetrics::hops (output.router_stats).
 LoadMetrics compute_load_metrics(const Network& net, const MeasurementWindow& window,
-                                 const WindowTally* retired = nullptr);
+                                 const WindowTally* retired = nullptr, bool hops = false);
 
 }  // namespace wormsim

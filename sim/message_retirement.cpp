@@ -4,8 +4,8 @@
 
 namespace wormsim {
 
-MessageRetirement::MessageRetirement(int endpoints, const MeasurementWindow* window)
-    : window_(window), in_window_(endpoints) {}
+MessageRetirement::MessageRetirement(int endpoints, const MeasurementWindow* window, bool hops)
+    : window_(window), retired_(0, false, hops), in_window_(endpoints, hops) {}
 
 void MessageRetirement::after_routers(Network& net, uint64_t) {
   const SimContext& ctx = net.context();

@@ -16,8 +16,9 @@ namespace wormsim {
 
 class MessageRetirement : public TrafficSource {
  public:
-  // `window`: the measurement window, if the run has one.
-  MessageRetirement(int endpoints, const MeasurementWindow* window);
+  // `window`: the measurement window, if the run has one. `hops`: fold route
+  // lengths too (output.router_stats).
+  MessageRetirement(int endpoints, const MeasurementWindow* window, bool hops);
 
   void start(Network&, uint64_t) override {}
   // Runs after every other source has looked at this cycle's deliveries.
@@ -31,7 +32,7 @@ class MessageRetirement : public TrafficSource {
 
  private:
   const MeasurementWindow* window_;
-  MessageTally retired_{0, false};
+  MessageTally retired_;
   WindowTally in_window_;
   uint64_t recycled_ = 0;
 };

@@ -21,9 +21,9 @@ MessageView view_message(const SimContext& ctx, const MessageRecord& m) {
   return v;
 }
 
-MessageTally::MessageTally(int num_steps, bool scheduled)
+MessageTally::MessageTally(int num_steps, bool scheduled, bool hops)
     : steps_(static_cast<size_t>(num_steps)), step_latency_sum_(static_cast<size_t>(num_steps), 0),
-      scheduled_(scheduled) {
+      scheduled_(scheduled), count_hops_(hops) {
   for (int s = 0; s < num_steps; ++s) steps_[static_cast<size_t>(s)].step = s;
 }
 
@@ -61,7 +61,7 @@ void MessageTally::add(const SimContext& ctx, const MessageRecord& m) {
   ++f.delivered;
   f.other_delay.add(v.other);
   f.latency.add(v.latency);
-  f.hops.add(m.hops);
+  if (count_hops_) f.hops.add(m.hops);
   f.last = std::max(f.last, m.delivered);
   if (st) {
     ++st->delivered;
@@ -127,13 +127,13 @@ void MessageTally::finish(RunMetrics& r) const {
   r.background.latency = background_latency_.stats();
 }
 
-RunMetrics compute_metrics(const Network& net, int num_steps, const MessageTally* retired) {
+RunMetrics compute_metrics(const Network& net, int num_steps, const MessageTally* retired, bool hops) {
   const SimContext& ctx = net.context();
   RunMetrics r;
   r.status = to_string(net.status());
   bool scheduled = false;
   for (const MessageRecord& m : ctx.msgs) scheduled = scheduled || m.step >= 0;
-  MessageTally tally(num_steps, scheduled);
+  MessageTally tally(num_steps, scheduled, hops);
   for (const MessageRecord& m : ctx.msgs)
     if (!m.free()) tally.add(ctx, m);
   if (retired) tally.merge_background(*retired);

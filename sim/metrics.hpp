@@ -59,7 +59,7 @@ struct RunMetrics {
   std::vector<StepMetrics> steps;
   bool has_background = false;
   BackgroundMetrics background;
-  LatencyHistogram hops;  // route lengths of the delivered messages counted here (output.router_stats)
+  LatencyHistogram hops;  // route lengths of the delivered messages counted here (only with `hops`)
 };
 
 // The message-level figures folded in one message at a time, so that messages
@@ -68,7 +68,8 @@ struct RunMetrics {
 // then go to the background block only.
 class MessageTally {
  public:
-  MessageTally(int num_steps, bool scheduled);
+  // `hops`: also fold the route lengths of delivered messages (output.router_stats).
+  MessageTally(int num_steps, bool scheduled, bool hops = false);
   void add(const SimContext& ctx, const MessageRecord& m);
   // Adds a tally of background messages kept with scheduled = false.
   void merge_background(const MessageTally& retired);
@@ -87,6 +88,7 @@ class MessageTally {
   std::vector<StepMetrics> steps_;
   std::vector<uint64_t> step_latency_sum_;
   bool scheduled_;
+  bool count_hops_;
   Figures main_;
   BackgroundMetrics background_;
   LatencyHistogram background_latency_;
@@ -110,6 +112,7 @@ MessageView view_message(const SimContext& ctx, const MessageRecord& m);
 // background traffic is summarised apart; otherwise they are the background's.
 // Link figures always count every flit.
 // `retired`: background messages retired during the run (their slots reused).
-RunMetrics compute_metrics(const Network& net, int num_steps, const MessageTally* retired = nullptr);
+// `hops`: fill RunMetrics::hops (output.router_stats).
+RunMetrics compute_metrics(const Network& net, int num_steps, const MessageTally* retired = nullptr, bool hops = false);
 
 }  // namespace wormsim

@@ -312,7 +312,7 @@ int run_command(const RunOptions& opts) {
   // Last of the sources: it recycles what the others have seen delivered this cycle.
   std::unique_ptr<MessageRetirement> retirement;
   if (cfg.has_traffic && !cfg.background_rows)
-    retirement = std::make_unique<MessageRetirement>(topo.num_endpoints(), window.get());
+    retirement = std::make_unique<MessageRetirement>(topo.num_endpoints(), window.get(), cfg.router_stats);
   std::unique_ptr<ProgressLog> progress;
   if (opts.progress_seconds > 0 && spdlog::should_log(spdlog::level::info)) {
     progress = std::make_unique<ProgressLog>(cfg.has_schedule ? schedule.num_messages() * cfg.repeat.count : 0,
@@ -356,8 +356,10 @@ int run_command(const RunOptions& opts) {
   report.message_packets = &exec.message_packets();
   report.step_offsets = &exec.step_offsets();
   report.metrics = compute_metrics(net, static_cast<int>(schedule.steps.size() * cfg.repeat.count),
-                                   retirement ? &retirement->retired() : nullptr);
-  if (window) report.load = compute_load_metrics(net, *window, retirement ? retirement->retired_in_window() : nullptr);
+                                   retirement ? &retirement->retired() : nullptr, cfg.router_stats);
+  if (window)
+    report.load = compute_load_metrics(net, *window, retirement ? retirement->retired_in_window() : nullptr,
+                                       cfg.router_stats);
   if (window && window->adaptive() && !window->adaptive()->stabilised()) {
     const std::string w = cfg.path + ": traffic.warmup_cycles: auto: latency and accepted rate did not stabilise within " +
                           std::to_string(cfg.window.adaptive.max) +
