@@ -43,4 +43,13 @@ class CsvText {
   std::string text_;
 };
 
+// A number with `digits` decimals, whatever the locale, and never "-0.000".
+inline std::string fixed_text(double v, int digits) {
+  char buf[64];
+  const auto end = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed, digits).ptr;
+  std::string s(buf, end);
+  if (s.find_first_not_of("-0.") == std::string::npos && s[0] == '-') s.erase(0, 1);
+  return s;
+}
+
 }  // namespace wormsim

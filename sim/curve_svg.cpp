@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/csv_text.hpp"
+
 namespace wormsim {
 
 namespace {

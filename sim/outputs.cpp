@@ -1,6 +1,5 @@
 #include "sim/outputs.hpp"
 
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -24,11 +23,7 @@ using ojson = nlohmann::ordered_json;
 
 namespace {
 
-std::string fixed(double v, int digits = 6) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
+std::string fixed(double v, int digits = 6) { return fixed_text(v, digits); }
 
 
 void put_cycle(CsvText& out, uint64_t c) {

@@ -1,6 +1,5 @@
 #include "sim/router_stats.hpp"
 
-#include <cstdio>
 #include <utility>
 
 #include "sim/csv_text.hpp"
@@ -11,18 +10,12 @@ namespace wormsim {
 
 namespace {
 
-std::string fixed6(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.6f", v);
-  return buf;
-}
-
 double per_cycle(uint64_t flit_cycles, uint64_t cycles) {
   return cycles ? static_cast<double>(flit_cycles) / static_cast<double>(cycles) : 0.0;
 }
 
 void put_counters(CsvText& os, const VcCounters& c, uint64_t cycles) {
-  os << fixed6(per_cycle(c.flit_cycles, cycles)) << ',' << c.flit_cycles << ',' << c.vc_alloc << ','
+  os << fixed_text(per_cycle(c.flit_cycles, cycles), 6) << ',' << c.flit_cycles << ',' << c.vc_alloc << ','
      << c.switch_alloc << ',' << c.credit << '\n';
 }
 

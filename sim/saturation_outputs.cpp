@@ -70,14 +70,6 @@ std::string percent(double fraction) { return fixed_text(100.0 * fraction, 1) + 
 
 }  // namespace
 
-std::string fixed_text(double v, int digits) {
-  char buf[64];
-  const auto end = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed, digits).ptr;
-  std::string s(buf, end);
-  if (s.find_first_not_of("-0.") == std::string::npos && s[0] == '-') s.erase(0, 1);  // no "-0.000"
-  return s;
-}
-
 std::string curve_csv(const SaturationReport& rep) {
   CsvText os;
   os << kCurve.csv_header();

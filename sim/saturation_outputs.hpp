@@ -30,7 +30,5 @@ std::string curve_csv(const SaturationReport& report);
 std::string saturation_summary_json(const SaturationReport& report, const std::vector<OutputFile>& outputs);
 // The curve and the result, as printed on stdout.
 std::string saturation_text(const SaturationReport& report, const std::string& dir);
-// A number with `digits` decimals, whatever the locale.
-std::string fixed_text(double v, int digits);
 
 }  // namespace wormsim

@@ -1,6 +1,5 @@
 #include "sim/warmup_outputs.hpp"
 
-#include <cstdio>
 #include <utility>
 
 #include "sim/csv_text.hpp"
@@ -8,15 +7,6 @@
 
 namespace wormsim {
 
-namespace {
-
-std::string decimal(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.6f", v);
-  return buf;
-}
-
-}  // namespace
 
 nlohmann::ordered_json warmup_json(const WarmupDetector& w, uint64_t opened_at) {
   const WarmupSample last = w.samples().empty() ? WarmupSample{} : w.samples().back();
@@ -37,11 +27,11 @@ std::string warmup_csv(const WarmupDetector& w) {
   os << warmup_columns().csv_header();
   size_t i = 0;
   for (const WarmupSample& s : w.samples()) {
-    os << i++ << ',' << s.start << ',' << s.end << ',' << s.delivered << ',' << decimal(s.latency) << ','
-       << s.ejected_flits << ',' << decimal(s.accepted) << ',';
-    if (s.latency_change >= 0) os << decimal(s.latency_change);
+    os << i++ << ',' << s.start << ',' << s.end << ',' << s.delivered << ',' << fixed_text(s.latency, 6) << ','
+       << s.ejected_flits << ',' << fixed_text(s.accepted, 6) << ',';
+    if (s.latency_change >= 0) os << fixed_text(s.latency_change, 6);
     os << ',';
-    if (s.accepted_change >= 0) os << decimal(s.accepted_change);
+    if (s.accepted_change >= 0) os << fixed_text(s.accepted_change, 6);
     os << ',' << (s.stable ? 1 : 0) << '\n';
   }
   return std::move(os).str();
