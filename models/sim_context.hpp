@@ -102,7 +102,7 @@ struct SimContext {
 
   // Activity
   std::vector<Router*> woken_routers;  // activated during the current cycle
-  // Events of the current cycle, consumed by the schedule executor
+  // Events of the current cycle, consumed by the traffic sources
   std::vector<uint32_t> delivered_now;  // tails ejected
   std::vector<uint32_t> injected_now;   // tails that left their injection channel
   // Headers that left an input VC this cycle (while express is on): that VC's

@@ -176,7 +176,7 @@ void read_hotspot(ConfigSection& s, Config& c) {
     c.hotspot_refs.push_back(read_node_ref(s.file(), nodes[i], hs.path_of("nodes") + "[" + std::to_string(i) + "]"));
   if (!hs.has("fraction")) hs.missing("fraction", "share of packets sent to the hotspots");
   t.hotspot_fraction = probability(hs, "fraction", true);
-  // The nodes are echoed as ids once the run resolves them against the topology (resolve_hotspots).
+  // The nodes are echoed as ids once the run resolves them against the topology (prepare_traffic, sim/run.cpp).
   hs.record("nodes", nlohmann::ordered_json::array());
   hs.record("fraction", t.hotspot_fraction);
   if (hs.has("weights")) read_hotspot_weights(hs, t, nodes.size());
