@@ -49,7 +49,7 @@ struct MessageRecord {
 // One worm holding one channel, for timeline traces: from the cycle its header
 // reserved the channel to the cycle after its tail left it.
 struct ChannelUse {
-  int32_t node = 0;
+  int32_t node = 0;  // the router whose channel it is (not an endpoint)
   int16_t port = 0;  // output link port; kInjectionPort - k: injection channel k; ports >= link ports: ejection
   int16_t vc = 0;
   uint32_t msg = 0;
