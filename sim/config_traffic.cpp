@@ -265,7 +265,7 @@ void read_phases(ConfigSection& s, Config& c) {
 void read_traffic(ConfigSection& s, Config& c) {
   BackgroundSpec& t = c.traffic;
   // First the process, whose own keys apply once it is known. Echoed only when
-  // given, so that the configs written before the key keep their bytes.
+  // given, so that configs that leave it out keep the same summary bytes.
   if (s.given() && s.node().IsMap() && s.has("injection")) t.injection = s.choice("injection");
   c.window.adaptive.automatic = adaptive_warmup_given(s);
   s.check_keys();
