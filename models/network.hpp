@@ -91,7 +91,7 @@ class Network : public sc_core::sc_module {
   // ended); indexed by Router::counter_index.
   std::vector<VcCounters> vc_counters_at(uint64_t end) const;
   const Router& router(int node) const { return *routers_[static_cast<size_t>(node)]; }
-  // Timeline traces (sim/trace_*.hpp): record channel occupancy into `uses`, and
+  // Timeline traces (sim/timeline_trace.hpp): record channel occupancy into `uses`, and
   // trace per-link flit counters and per-router buffer fill into a VCD file.
   void record_channel_use(std::vector<ChannelUse>* uses) { ctx_.channel_trace = uses; }
   void trace_signals(sc_core::sc_trace_file* tf);
