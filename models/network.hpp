@@ -30,7 +30,7 @@ struct NetworkParams {
   Timing timing;
   uint64_t max_cycles = 0;        // 0: no limit (a network in which nothing can move again then stops as the watchdog would)
   uint64_t watchdog_cycles = 0;   // 0: no deadlock watchdog (a network in which nothing can move again skips to max_cycles)
-  bool fast_paths = true;         // false: no router takes its streaming shortcut (Router::stream_one_port)
+  bool fast_paths = true;         // false: no streaming shortcut (Router::stream_one_port) and no express worms
   std::string routing = "dimension-order";  // network.routing (models/routing/routing_function.hpp), checked
 };
 

@@ -86,7 +86,7 @@ struct SimContext {
   int vcs = 1;
   int buffer_flits = 4;
   bool dateline_classes = false;  // torus with >= 2 VCs: VC v serves class v % 2
-  bool fast_paths = true;         // routers may take their streaming shortcut (same results, less work)
+  bool fast_paths = true;         // streaming shortcut and express worms allowed (same results, less work)
   bool express = false;           // worms whose header has left go to the express loop (models/express_worms.hpp)
   // The routing function; the router asks it only for hops marked kChosenInRouter (adaptive functions).
   const RoutingFunction* routing = nullptr;
