@@ -1,7 +1,7 @@
 // CSV text built in one string: integers through std::to_chars, text appended
-// as it is. A drop-in for the std::ostringstream the CSV writers used, without
-// the stream's locale machinery per field (messages.csv has one row per message,
-// so its writer runs as often as a message is delivered; docs/performance.md).
+// as it is. Not a std::ostringstream: no stream locale machinery per field
+// (messages.csv has one row per message, so its writer runs as often as a
+// message is delivered; docs/performance.md).
 #pragma once
 
 #include <algorithm>
