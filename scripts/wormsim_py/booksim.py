@@ -1,0 +1,119 @@
+"""Side-by-side speed comparison with a BookSim2 binary the user built (`scripts/bench --booksim PATH`).
+
+Each comparison workload is B1 (configs/bench/b1_uniform_16x16.yaml) with a few overrides, and
+the BookSim2 configuration that simulates the same work: the same topology and size, routing
+(dimension order), VCs, buffer depth, packet length, uniform Bernoulli load in packets per node
+and cycle, and cycles of injection (two 20,000-cycle sample periods, as B1's `traffic.cycles`).
+BookSim2's pipeline is matched too: a hop costs 3 cycles in its router and 1 on the link, so
+wormsim runs with `timing.router_delay: 3` (docs/performance.md, "Against BookSim2").
+
+Self-traffic: BookSim2's uniform pattern may pick the source as the destination (1/N of its
+packets, zero hops; it has no option to exclude it), wormsim's never does. So the rates compare
+flit-hops per CPU second, each simulator's own: wormsim's `metrics.flit_hops` (flits times the
+links they crossed), and for BookSim2 (its "Hops average" - 1) x packet length x the packets it
+injected (the configured rate x nodes x cycles of injection): BookSim2 counts the routers a
+packet passes, one more than its links (a self-addressed packet passes one router, no link), and
+its average takes in the self-addressed packets.
+
+Standard library only. BookSim2 is never vendored or needed by tests: this module writes its
+configuration, runs the binary it is given and reads its report.
+"""
+
+import os
+import re
+import subprocess
+
+# BookSim2 settings that make its router the one B1 describes (see ../shared notes in the docs):
+# one-cycle allocation stages, no speedup, separable input-first allocators, credit delay 1.
+BOOKSIM_BASE = {
+    "topology": "mesh", "k": 16, "n": 2, "routing_function": "dim_order",
+    "num_vcs": 1, "vc_buf_size": 8, "wait_for_tail_credit": 0,
+    "vc_allocator": "separable_input_first", "sw_allocator": "separable_input_first", "alloc_iters": 1,
+    "credit_delay": 1, "routing_delay": 0, "vc_alloc_delay": 1, "sw_alloc_delay": 1, "st_final_delay": 1,
+    "input_speedup": 1, "output_speedup": 1, "internal_speedup": "1.0",
+    "traffic": "uniform", "packet_size": 16, "injection_rate": 0.005, "injection_rate_uses_flits": 0,
+    "sim_type": "latency", "warmup_periods": 1, "sample_period": 20000, "max_samples": 2,
+    "latency_thres": "-1.0", "priority": "none", "seed": 1,
+}
+
+# wormsim's side: B1 with BookSim2's pipeline.
+WORMSIM_BASE_SETS = ["timing.router_delay=3", "timing.link_delay=1", "timing.credit_delay=1"]
+
+
+class Workload:
+    """One comparison point: wormsim overrides of B1 and the matching BookSim2 overrides."""
+
+    def __init__(self, name, what, wormsim_sets, booksim):
+        self.name, self.what = name, what
+        self.wormsim_sets = WORMSIM_BASE_SETS + wormsim_sets
+        self.booksim = dict(BOOKSIM_BASE, **booksim)
+
+    def nodes(self):
+        return self.booksim["k"] ** self.booksim["n"]
+
+    def injection_cycles(self):
+        return self.booksim["sample_period"] * self.booksim["max_samples"]
+
+
+def _load(rate, flits):
+    return [f"traffic.rate={rate}", f"traffic.flits={flits}"]
+
+
+WORKLOADS = [
+    Workload("b1_16x16", "B1: 16x16 mesh, 1 VC, 8-flit buffers, 16-flit packets, uniform 0.005", [], {}),
+    Workload("b1_8x8", "B1 at 8x8", ["network.dims=[8,8]"], {"k": 8}),
+    Workload("torus_16x16_2vc", "16x16 torus, 2 VCs", ["network.topology=torus", "network.vcs=2"],
+             {"topology": "torus", "num_vcs": 2}),
+    Workload("mesh_16x16_2vc", "16x16 mesh, 2 VCs", ["network.vcs=2"], {"num_vcs": 2}),
+    Workload("short_4vc", "16x16, 4-flit packets, 4 VCs x 4 flits, 0.02",
+             _load(0.02, 4) + ["network.vcs=4", "network.buffer_flits=4"],
+             {"packet_size": 4, "injection_rate": 0.02, "num_vcs": 4, "vc_buf_size": 4}),
+    Workload("short_1vc", "16x16, 4-flit packets, 1 VC, 0.02", _load(0.02, 4),
+             {"packet_size": 4, "injection_rate": 0.02}),
+    Workload("mesh_8x8x8", "8x8x8 mesh", ["network.dims=[8,8,8]"], {"k": 8, "n": 3}),
+    Workload("mesh_64x64", "64x64 mesh at 0.001", ["network.dims=[64,64]", "traffic.rate=0.001"],
+             {"k": 64, "injection_rate": 0.001}),
+]
+
+
+def booksim_config_text(settings):
+    """BookSim2's configuration file for `settings` (its `key = value;` syntax)."""
+    return "".join(f"{k} = {v};\n" for k, v in settings.items())
+
+
+_REPORT = {
+    "cycles": r"Time taken is (\d+) cycles",
+    "hops_average": r"Hops average = ([0-9.eE+-]+)",
+    "injected_packet_rate": r"Injected packet rate average = ([0-9.eE+-]+)",
+    "accepted_flit_rate": r"Accepted flit rate average = ([0-9.eE+-]+)",
+}
+
+
+def parse_booksim_report(text):
+    """The figures of BookSim2's overall report; ValueError naming what is missing.
+
+    Its exit status is not a verdict (it exits 0 after some failures), so the report decides."""
+    out = {}
+    for key, pattern in _REPORT.items():
+        found = re.findall(pattern, text)
+        if not found:
+            tail = "\n".join(text.strip().splitlines()[-5:])
+            raise ValueError(f"BookSim2 output has no \"{pattern.split('(')[0].strip()}\" line "
+                             f"(did the run finish?); its last lines:\n{tail}")
+        out[key] = float(found[-1])
+    return out
+
+
+def booksim_flit_hops(workload, report):
+    """BookSim2's flit-hops over the injection cycles (see the module text for why this way)."""
+    packets = workload.booksim["injection_rate"] * workload.nodes() * workload.injection_cycles()
+    return (report["hops_average"] - 1) * workload.booksim["packet_size"] * packets
+
+
+def cpu_seconds(argv, cwd=None):
+    """Runs argv; returns (CPU seconds of the child, user + system, its stdout, its exit code)."""
+    proc = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    out = proc.stdout.read().decode(errors="replace")
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.stdout.close()
+    return usage.ru_utime + usage.ru_stime, out, os.waitstatus_to_exitcode(status)

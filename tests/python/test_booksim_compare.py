@@ -1,0 +1,131 @@
+"""`scripts/bench --booksim`: the BookSim2 side of each comparison workload simulates the same
+network and load as the wormsim side, BookSim2's report is read right, and its flit-hops are
+counted as wormsim counts them. BookSim2 itself is never needed: its report below is the real
+output of BookSim2 master (28f4329) on the b1_8x8 workload, kept as data."""
+
+import json
+import os
+import stat
+import subprocess
+
+import pytest
+
+from conftest import PYTHON, REPO, SCRIPTS
+from wormsim_py import booksim as bs
+
+REPORT = os.path.join(REPO, "tests", "python", "data", "booksim2_b1_8x8_report.txt")
+B1 = os.path.join(REPO, "configs", "bench", "b1_uniform_16x16.yaml")
+
+
+def _workload(name):
+    return next(w for w in bs.WORKLOADS if w.name == name)
+
+
+def _run_wormsim(wormsim, tmp_path, sets, name):
+    out = tmp_path / name
+    argv = [wormsim, "run", B1, "--quiet", "--out", str(out), "--set", "output.host_timing=false"]
+    for s in sets:
+        argv += ["--set", s]
+    subprocess.run(argv, check=True, timeout=300)
+    with open(out / "summary.json") as f:
+        return json.load(f)
+
+
+def test_the_report_is_read_from_its_overall_section():
+    with open(REPORT) as f:
+        r = bs.parse_booksim_report(f.read())
+    # The overall figures, not the per-sample lines above them ("Accepted flit rate average= ...").
+    assert r == {"cycles": 40098, "hops_average": 6.24198, "injected_packet_rate": 0.00499141,
+                 "accepted_flit_rate": 0.0799305}
+
+
+@pytest.mark.parametrize("cut_at", ["Time taken", "====== Overall", "Hops average"])
+def test_a_report_cut_short_is_an_error_that_shows_its_end(cut_at):
+    with open(REPORT) as f:
+        text = f.read()
+    cut = text[:text.index(cut_at)]
+    with pytest.raises(ValueError) as e:
+        bs.parse_booksim_report(cut)
+    assert "BookSim2 output has no" in str(e.value) and "did the run finish?" in str(e.value)
+    assert cut.strip().splitlines()[-1] in str(e.value)
+
+
+def test_booksim_flit_hops_count_links_as_wormsim_does(wormsim, tmp_path):
+    """BookSim2 counts routers passed (links + 1) and sends 1/64 of its 8x8 packets to themselves;
+    with that accounted for, its flit-hops and wormsim's on the same work differ by the self-traffic
+    alone: wormsim's distinct-pair mean distance is 64/63 of the mean over all pairs."""
+    w = _workload("b1_8x8")
+    with open(REPORT) as f:
+        theirs = bs.booksim_flit_hops(w, bs.parse_booksim_report(f.read()))
+    ours = _run_wormsim(wormsim, tmp_path, w.wormsim_sets, "b1_8x8")["metrics"]["flit_hops"]
+    expected = ours * 63 / 64
+    assert abs(theirs - expected) / expected < 0.01, (theirs, ours)
+
+
+@pytest.mark.parametrize("w", bs.WORKLOADS, ids=lambda w: w.name)
+def test_each_workload_simulates_the_same_network_and_load_on_both_sides(wormsim, tmp_path, w):
+    b = w.booksim
+    s = _run_wormsim(wormsim, tmp_path, w.wormsim_sets + ["traffic.cycles=50"], w.name)
+    net, traffic, timing = s["config"]["network"], s["config"]["traffic"], s["config"]["timing"]
+    assert net["topology"] == b["topology"]
+    assert net["dims"] == [b["k"]] * b["n"]
+    assert net["routing"] == "dimension-order" and b["routing_function"] == "dim_order"
+    assert net["vcs"] == b["num_vcs"] and net["buffer_flits"] == b["vc_buf_size"]
+    assert traffic["pattern"] == b["traffic"] == "uniform" and traffic.get("injection", "bernoulli") == "bernoulli"
+    assert traffic["rate"] == b["injection_rate"] and b["injection_rate_uses_flits"] == 0
+    assert traffic["flits"] == [{"flits": b["packet_size"], "weight": 1.0}]
+    # BookSim2's pipeline: 3 cycles in the router, 1 on the link, credits after 1.
+    assert (timing["router_delay"], timing["link_delay"], timing["credit_delay"]) == (3, 1, 1)
+    with open(B1) as f:
+        assert "cycles: %d}" % w.injection_cycles() in f.read()
+
+
+def test_the_booksim_config_is_its_key_value_syntax():
+    text = bs.booksim_config_text(_workload("short_4vc").booksim)
+    lines = text.splitlines()
+    assert "num_vcs = 4;" in lines and "vc_buf_size = 4;" in lines and "packet_size = 4;" in lines
+    assert all(line.endswith(";") and " = " in line for line in lines)
+
+
+def _bench(*args, env=None):
+    e = dict(os.environ, **(env or {}))
+    return subprocess.run([PYTHON, os.path.join(SCRIPTS, "bench"), *args], capture_output=True, text=True,
+                          timeout=300, env=e)
+
+
+def test_a_missing_booksim_binary_is_refused(wormsim, tmp_path):
+    p = _bench("--booksim", str(tmp_path / "nope"), "--binary", wormsim, "--json", str(tmp_path / "bench.json"))
+    assert p.returncode == 1 and "is not an executable file" in p.stderr
+    p = _bench("--booksim", str(tmp_path), "-k", "zzz", "--binary", wormsim)
+    assert p.returncode == 1 and "not an executable file" in p.stderr
+
+
+def _fake_booksim(tmp_path, body):
+    fake = tmp_path / "booksim"
+    fake.write_text("#!/bin/sh\n" + body)
+    fake.chmod(fake.stat().st_mode | stat.S_IXUSR)
+    return str(fake)
+
+
+def test_a_booksim_run_without_its_report_is_an_error_naming_the_workload(wormsim, tmp_path):
+    fake = _fake_booksim(tmp_path, "echo 'Error: unknown routing function'\nexit 0\n")
+    p = _bench("--booksim", fake, "-k", "b1_8x8", "-r", "1", "--binary", wormsim, "--json", str(tmp_path / "b.json"))
+    assert p.returncode == 1
+    assert "BookSim2" in p.stderr and "b1_8x8" in p.stderr and "Error: unknown routing function" in p.stderr
+
+
+def test_the_comparison_writes_rates_and_ratios(wormsim, tmp_path):
+    """End to end with a stand-in that prints the real report: the table and the JSON agree."""
+    fake = _fake_booksim(tmp_path, f"cat '{REPORT}'\n")
+    p = _bench("--booksim", fake, "-k", "b1_8x8", "-r", "2", "--binary", wormsim, "--json",
+               str(tmp_path / "bench.json"))
+    assert p.returncode == 0, p.stderr
+    with open(tmp_path / "booksim.json") as f:
+        got = json.load(f)
+    assert got["repeat"] == 2
+    r = got["results"]["b1_8x8"]
+    assert r["ratio"] == pytest.approx(r["wormsim_flit_hops_per_cpu_second"] / r["booksim_flit_hops_per_cpu_second"])
+    assert r["wormsim_flit_hops_per_cpu_second"] == pytest.approx(r["wormsim_flit_hops"] / r["wormsim_cpu_seconds"])
+    assert r["booksim_settings"]["k"] == 8 and "network.dims=[8,8]" in r["wormsim_sets"]
+    row = next(line for line in p.stdout.splitlines() if line.startswith("b1_8x8"))
+    assert f"{r['ratio']:.1f}x" in row
