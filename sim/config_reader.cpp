@@ -125,10 +125,20 @@ ConfigSection::ConfigSection(const ConfigFile& file, YAML::Node node, std::strin
     : file_(file), node_(std::move(node)), path_(std::move(path)), declared_at_(std::move(declared_at)),
       config_(config) {}
 
+// The instance's root: the declared and the read paths without the trailing
+// parts they share ("traffic.hotspot" read at "traffic.classes[1].hotspot" is
+// rooted at traffic, read as traffic.classes[1]), so that a subsection's
+// conditions on its parent's keys name the parent instance's keys.
 ParamCondition ConfigSection::local(const ParamCondition& when) const {
-  const std::string prefix = declared_at_ + ".";
-  if (declared_at_ == path_ || when.key_path.compare(0, prefix.size(), prefix) != 0) return when;
-  return {path_ + "." + when.key_path.substr(prefix.size()), when.equals};
+  std::string declared = declared_at_, read = path_;
+  for (size_t d, r; (d = declared.rfind('.')) != std::string::npos && (r = read.rfind('.')) != std::string::npos &&
+                    declared.compare(d, std::string::npos, read, r, std::string::npos) == 0;) {
+    declared.resize(d);
+    read.resize(r);
+  }
+  const std::string prefix = declared + ".";
+  if (declared == read || when.key_path.compare(0, prefix.size(), prefix) != 0) return when;
+  return {read + "." + when.key_path.substr(prefix.size()), when.equals};
 }
 
 std::vector<const ParamSection*> ConfigSection::applying() const {
