@@ -69,36 +69,31 @@ uint64_t BackgroundTraffic::Generator::generate(Network& net, uint64_t now) {
   return made;
 }
 
-uint64_t BackgroundTraffic::Generator::next_event() const {
-  return arrivals_.empty() ? kNever : arrivals_.top() >> kNodeBits;
-}
-
 BackgroundTraffic::BackgroundTraffic(const std::vector<BackgroundSpec>& classes, const Topology& topo) {
   if (classes.empty()) throw std::logic_error("background traffic needs at least one class");
   classes_.reserve(classes.size());
   for (size_t i = 0; i < classes.size(); ++i) classes_.emplace_back(classes[i], topo, class_step(i));
 }
 
+void BackgroundTraffic::update_next() {
+  next_ = kNever;
+  for (const Generator& g : classes_) next_ = std::min(next_, g.next_event());
+}
+
 void BackgroundTraffic::start(Network&, uint64_t now) {
   for (Generator& g : classes_) g.start(now);
+  update_next();
 }
 
 void BackgroundTraffic::after_routers(Network& net, uint64_t now) {
+  if (next_ > now) return;
   for (Generator& g : classes_) generated_ += g.generate(net, now);
-}
-
-bool BackgroundTraffic::finished() const {
-  return std::all_of(classes_.begin(), classes_.end(), [](const Generator& g) { return g.finished(); });
-}
-
-uint64_t BackgroundTraffic::next_event() const {
-  uint64_t next = kNever;
-  for (const Generator& g : classes_) next = std::min(next, g.next_event());
-  return next;
+  update_next();
 }
 
 void BackgroundTraffic::stop_offering() {
   for (Generator& g : classes_) g.stop();
+  next_ = kNever;
 }
 
 }  // namespace wormsim

@@ -23,6 +23,7 @@
 #include <utility>
 #include <vector>
 
+#include "models/sim_context.hpp"
 #include "models/topology.hpp"
 #include "models/traffic_source.hpp"
 #include "sim/traffic/injection.hpp"
@@ -63,8 +64,8 @@ class BackgroundTraffic : public TrafficSource {
   void start(Network& net, uint64_t now) override;
   void after_routers(Network& net, uint64_t now) override;
   void after_interfaces(Network&, uint64_t) override {}
-  bool finished() const override;
-  uint64_t next_event() const override;
+  bool finished() const override { return next_ == kNever; }
+  uint64_t next_event() const override { return next_; }
 
   uint64_t generated() const { return generated_; }  // all classes
   size_t classes() const { return classes_.size(); }
@@ -79,8 +80,7 @@ class BackgroundTraffic : public TrafficSource {
     void start(uint64_t now);
     // Creates the packets due at or before `now`; returns how many.
     uint64_t generate(Network& net, uint64_t now);
-    bool finished() const { return arrivals_.empty(); }
-    uint64_t next_event() const;
+    uint64_t next_event() const { return arrivals_.empty() ? kNever : arrivals_.top() >> kNodeBits; }
     void stop() { arrivals_ = {}; }
 
    private:
@@ -100,8 +100,13 @@ class BackgroundTraffic : public TrafficSource {
     std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<>> arrivals_;
   };
 
+  // Kept as the classes' earliest arrival (kNever: none left), so that the
+  // network's per-cycle questions cost one load whatever the number of classes.
+  void update_next();
+
   std::vector<Generator> classes_;
   uint64_t generated_ = 0;
+  uint64_t next_ = kNever;
 };
 
 }  // namespace wormsim

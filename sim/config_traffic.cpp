@@ -294,6 +294,14 @@ void read_injection(ConfigSection& s, BackgroundSpec& t) {
   if (s.given() && s.node().IsMap() && s.has("injection")) t.injection = s.choice("injection");
 }
 
+// A class name belongs to an entry of traffic.classes (checked as a string
+// first, as every declared key is).
+void refuse_name(const ConfigSection& s) {
+  if (!s.has("name")) return;
+  s.file().string(s.at("name"), s.path_of("name"));
+  s.fail("name", "only meaningful in an entry of traffic.classes", s.at("name"));
+}
+
 constexpr size_t kMaxClasses = 64;
 const char* const kClassKeys[] = {"pattern", "rate", "injection", "flits", "hotspot", "burst_alpha", "burst_beta"};
 const char* const kPhaseKeys[] = {"cycles",        "warmup_cycles",        "measure_cycles",    "drain_cycles",
@@ -340,7 +348,7 @@ void read_classes(ConfigSection& s, Config& c) {
     if (s.has(key))
       s.fail(key, std::string("with classes, give ") + key + " per class under traffic.classes (traffic keeps the "
                   "phase keys only)", s.at(key));
-  if (s.has("name")) s.fail("name", "only meaningful in an entry of traffic.classes", s.at("name"));
+  refuse_name(s);
   c.window.adaptive.automatic = adaptive_warmup_given(s);
   s.check_keys();
   c.has_traffic = true;
@@ -365,7 +373,7 @@ void read_traffic(ConfigSection& s, Config& c) {
   c.window.adaptive.automatic = adaptive_warmup_given(s);
   s.check_keys();
   if (!s.given()) return;
-  if (s.has("name")) s.fail("name", "only meaningful in an entry of traffic.classes", s.at("name"));
+  refuse_name(s);
   c.has_traffic = true;
   TrafficClass& tc = c.classes.emplace_back();
   tc.name = "class0";
