@@ -78,8 +78,9 @@ class BackgroundTraffic : public TrafficSource {
    public:
     Generator(const BackgroundSpec& spec, const Topology& topo, int32_t step);
     void start(uint64_t now);
-    // Creates the packets due at or before `now`; returns how many.
-    uint64_t generate(Network& net, uint64_t now);
+    // Creates the packets due at or before `now`, counting them in
+    // `generated`; returns the cycle of its next arrival (kNever: none).
+    uint64_t generate(Network& net, uint64_t now, uint64_t& generated);
     uint64_t next_event() const { return arrivals_.empty() ? kNever : arrivals_.top() >> kNodeBits; }
     void stop() { arrivals_ = {}; }
 

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "sim/csv_text.hpp"
 #include "sim/output_tables.hpp"
 
 namespace wormsim {
@@ -55,6 +56,26 @@ ojson classes_json(const RunReport& rep, uint64_t offered_cycles) {
     if (rep.load)
       entry["load"] = class_load_json(f, rep.class_accepted.at(i), static_cast<double>(rep.load->measure) * endpoints);
     out.push_back(std::move(entry));
+  }
+  return out;
+}
+
+std::string classes_text(const RunReport& rep) {
+  const Config& c = *rep.config;
+  const double endpoints = static_cast<double>(rep.network->topology().num_endpoints());
+  std::string out;
+  for (size_t i = 0; i < c.classes.size(); ++i) {
+    const ClassFigures& f = rep.classes->figures()[i];
+    out += "class " + c.classes[i].name + ": " + std::to_string(f.delivered) + " of " + std::to_string(f.messages) +
+           " packets delivered, latency mean " + fixed_text(f.latency.stats().mean, 2) + ", p99 " +
+           std::to_string(f.latency.percentile(99)) + " cycles";
+    if (rep.load) {
+      const double node_cycles = static_cast<double>(rep.load->measure) * endpoints;
+      out += "; window: offered " + fixed_text(static_cast<double>(f.offered_flits) / node_cycles, 4) + ", accepted " +
+             fixed_text(static_cast<double>(rep.class_accepted.at(i)) / node_cycles, 4) +
+             " flits/node/cycle, packet latency mean " + fixed_text(f.packet.stats().mean, 2) + " cycles";
+    }
+    out += "\n";
   }
   return out;
 }

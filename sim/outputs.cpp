@@ -388,6 +388,7 @@ std::string human_summary(const RunReport& rep, const std::string& dir, const st
   if (m.has_background) {
     os << "background:  " << m.background.delivered << " of " << m.background.messages << " packets delivered, latency mean "
        << fixed(m.background.latency.mean, 2) << ", p99 " << m.background.latency.p99 << " cycles\n";
+    if (rep.classes) os << classes_text(rep);
   }
   os << "outputs:     " << dir << "/{" << kSummaryFile;
   for (const OutputFile& f : files) os << ',' << f.name;
