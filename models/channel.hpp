@@ -13,8 +13,8 @@
 // copy of that time. This is the same rule as a counter plus a ring of pending
 // credits, with no state at the sender:
 // a flit hop reads and writes only the downstream buffer, which it must touch
-// anyway to deposit the flit, and never the upstream router's memory (a credit
-// return there was a cache miss per flit; docs/performance.md).
+// anyway to deposit the flit, and never the upstream router's memory (in a big
+// network a credit returned there is a cache miss per flit; docs/performance.md).
 #pragma once
 
 #include <algorithm>

@@ -193,7 +193,7 @@ void walk_bits(std::vector<uint64_t>& bits, Prefetch prefetch, Visit visit) {
 
 }  // namespace
 
-// Routers are stepped in node order, not in the order they woke: neighbours sit
+// Routers are stepped in router order, not in the order they woke: neighbours sit
 // next to each other in memory, so a busy region is walked almost sequentially.
 void Network::step_routers(uint64_t now) {
   walk_bits(
@@ -238,7 +238,7 @@ void Network::add_woken_routers() {
   ctx_.woken_routers.clear();
 }
 
-// Steps the interfaces that have work this cycle, in node order like the
+// Steps the interfaces that have work this cycle, in endpoint order like the
 // routers (each feeds its own router, so the order changes nothing but the
 // memory walk), and drops those that have none left.
 void Network::step_interfaces(uint64_t now) {

@@ -30,7 +30,7 @@ struct NetworkParams {
   Timing timing;
   uint64_t max_cycles = 0;        // 0: no limit (a network in which nothing can move again then stops as the watchdog would)
   uint64_t watchdog_cycles = 0;   // 0: no deadlock watchdog (a network in which nothing can move again skips to max_cycles)
-  bool fast_paths = true;         // false: no router takes its streaming shortcut (Router::stream_one_port)
+  bool fast_paths = true;         // false: no streaming shortcut (Router::stream_one_port) and no express worms
   std::string routing = "dimension-order";  // network.routing (models/routing/routing_function.hpp), checked
 };
 
@@ -91,7 +91,7 @@ class Network : public sc_core::sc_module {
   // ended); indexed by Router::counter_index.
   std::vector<VcCounters> vc_counters_at(uint64_t end) const;
   const Router& router(int node) const { return *routers_[static_cast<size_t>(node)]; }
-  // Timeline traces (sim/trace_*.hpp): record channel occupancy into `uses`, and
+  // Timeline traces (sim/timeline_trace.hpp): record channel occupancy into `uses`, and
   // trace per-link flit counters and per-router buffer fill into a VCD file.
   void record_channel_use(std::vector<ChannelUse>* uses) { ctx_.channel_trace = uses; }
   void trace_signals(sc_core::sc_trace_file* tf);

@@ -359,7 +359,7 @@ void Router::header_left(int in_vc, int in_port, uint32_t msg) {
       SimContext::HeaderLeft{this, static_cast<int16_t>(in_vc), static_cast<int16_t>(in_port), msg});
 }
 
-// A header or tail left the network: its message's timestamps, and the executor's event.
+// A header or tail left the network: its message's timestamps, and the traffic sources' event.
 void Router::eject(const Flit& f, uint64_t now) {
   MessageRecord& m = ctx_->msgs[f.msg];
   if (f.head) m.header_arrival = now;

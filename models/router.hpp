@@ -98,7 +98,7 @@ class Router : public sc_core::sc_module {
   // input_buffer gives it.
   void begin_express(int ip);
   FlitQueue& input_buffer(int in_vc) { return in_[in_vc].q; }
-  // A header or tail left the network here: its message's timestamps, and the executor's event.
+  // A header or tail left the network here: its message's timestamps, and the traffic sources' event.
   [[gnu::noinline]] void eject(const Flit& f, uint64_t now);
   // The express worm's tail has just left input VC `in_vc` (port `ip`): the
   // worm gives up its output, and the port is the router's again.

@@ -49,7 +49,7 @@ struct MessageRecord {
 // One worm holding one channel, for timeline traces: from the cycle its header
 // reserved the channel to the cycle after its tail left it.
 struct ChannelUse {
-  int32_t node = 0;
+  int32_t node = 0;  // the router whose channel it is (not an endpoint)
   int16_t port = 0;  // output link port; kInjectionPort - k: injection channel k; ports >= link ports: ejection
   int16_t vc = 0;
   uint32_t msg = 0;
@@ -86,7 +86,7 @@ struct SimContext {
   int vcs = 1;
   int buffer_flits = 4;
   bool dateline_classes = false;  // torus with >= 2 VCs: VC v serves class v % 2
-  bool fast_paths = true;         // routers may take their streaming shortcut (same results, less work)
+  bool fast_paths = true;         // streaming shortcut and express worms allowed (same results, less work)
   bool express = false;           // worms whose header has left go to the express loop (models/express_worms.hpp)
   // The routing function; the router asks it only for hops marked kChosenInRouter (adaptive functions).
   const RoutingFunction* routing = nullptr;
@@ -102,7 +102,7 @@ struct SimContext {
 
   // Activity
   std::vector<Router*> woken_routers;  // activated during the current cycle
-  // Events of the current cycle, consumed by the schedule executor
+  // Events of the current cycle, consumed by the traffic sources
   std::vector<uint32_t> delivered_now;  // tails ejected
   std::vector<uint32_t> injected_now;   // tails that left their injection channel
   // Headers that left an input VC this cycle (while express is on): that VC's

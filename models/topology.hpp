@@ -102,7 +102,7 @@ class Topology {
 
   // Neighbour through an output port, or -1.
   int neighbor(int node, int port) const { return neighbor_[node * num_ports_ + port]; }
-  // Directed link leaving node through port, or -1.
+  // Directed link leaving router `node` through `port`, or -1.
   int link_id(int node, int port) const { return link_of_[node * num_ports_ + port]; }
   int link_src(int link) const { return link_src_[link]; }
   int link_dst(int link) const { return link_dst_[link]; }

@@ -1,6 +1,7 @@
 // What decides when messages are released into the network: the schedule
-// executor (sim/executor.hpp), later also synthetic traffic. The network calls
-// it once per simulated cycle, never per flit.
+// executor (sim/executor.hpp), background traffic (sim/background_traffic.hpp),
+// and observers of the run (measurement window, progress log). The network
+// calls it once per simulated cycle, never per flit.
 #pragma once
 
 #include <cstdint>

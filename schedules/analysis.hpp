@@ -28,7 +28,7 @@ struct StaticAnalysis {
   int max_hops = 0;
   double mean_hops = 0.0;
   int64_t flit_hops = 0;      // sum over messages of flits x hops
-  int lower_bound_steps = 0;  // ceil(log2 N) for a one-port broadcast, else 0
+  int lower_bound_steps = 0;  // ceil(log2 N) for a broadcast (the one-port bound), else 0
   std::vector<int64_t> step_tcd;              // per step
   // Static step contention: pairs of same-step messages that share a link. All
   // are counted; the first kMaxListedContentionPairs (by step, first message,

@@ -36,8 +36,10 @@ struct SvgOptions {
 
 // The picture as SVG 1.1 text (starts with "<svg", ends with "</svg>\n").
 // Throws std::invalid_argument, with the reason, when the schedule cannot be drawn:
-// a topology other than the schedule's, meshes/tori of 4 or more dimensions,
-// hypercubes above kSvgMaxHypercubeDim, networks above opt.max_nodes, bad options,
+// a topology other than the schedule's, one its shape cannot picture
+// (TopologyShape::check_drawable: a concentrated mesh), meshes/tori of 4 or
+// more dimensions, hypercubes above kSvgMaxHypercubeDim, networks above
+// opt.max_nodes, bad options,
 // or a message that is not drawable (node out of range, src == dst, a route that
 // does not join src to dst through neighbours).
 std::string schedule_to_svg(const Schedule& s, const Topology& topo, const SvgOptions& opt = {});

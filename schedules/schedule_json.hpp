@@ -23,7 +23,8 @@ bool load_schedule_file(const std::string& path, Schedule& out, Diagnostics& dia
                         const ScheduleMemoryCheck& memory = {});
 
 // Serialises a schedule, one message per line so that diffs stay readable.
-// Nodes are written as coordinate lists for meshes/tori and integers for hypercubes.
+// Nodes are written as their topology writes them: integers for hypercubes
+// (TopologyShape::writes_endpoint_ids), coordinate lists otherwise.
 std::string schedule_to_json(const Schedule& schedule);
 
 }  // namespace wormsim

@@ -6,9 +6,8 @@ namespace wormsim {
 
 namespace {
 
-// Calibration (docs/performance.md, "Memory"): peak RSS of schedule check,
-// draw, generate and survey on schedules of 4e4..1e6 messages (text of 1..43 MB)
-// and topologies of 4k..16M nodes; the model stays within 15% above the peaks.
+// Calibrated on measured peak RSS of each command (docs/performance.md,
+// "Memory"); an upper estimate.
 constexpr double kProcessBytes = 12.6 * 1024 * 1024;  // the program with its libraries, before any input
 constexpr double kJsonBytesPerTextByte = 10.0;        // the parsed JSON document, per byte of schedule text
 constexpr double kMessageBytes = 200.0;               // a loaded message: ScheduledMessage, packet, document object

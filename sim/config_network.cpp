@@ -50,7 +50,12 @@ const ParamSection kNetworkParams{
          .by_default("dimension-order")
          .range(routing_names_text())
          .describe("routing function for messages without an explicit route (explicit routes go in the schedule "
-                   "and bypass it); refused unless deadlock-free on the network with its VCs")}};
+                   "and bypass it); refused unless deadlock-free on the network with its VCs"),
+     P::boolean("allow_deadlock")
+         .by_default(false)
+         .describe("run a routing function that can deadlock on this network (dimension order on a torus with one "
+                   "VC) instead of refusing it, for deadlock studies: the run warns, and the watchdog reports a "
+                   "deadlock; echoed only when given")}};
 WORMSIM_DECLARE_PARAMS(kNetworkParams);
 
 // Routers track their input ports (links + their endpoints' injection channels) in one 64-bit mask.
@@ -126,6 +131,12 @@ void read_routing(ConfigSection& s, Config& c) {
     require_deadlock_free(c.routing, c.topology, c.vcs);
   } catch (const std::invalid_argument& e) {
     s.fail("routing", e.what(), s.at("routing"));
+  }
+  const bool allowed = s.has("allow_deadlock") && s.boolean("allow_deadlock");
+  if (const auto risk = deadlock_risk(c.routing, c.topology, c.vcs); risk && !allowed) {
+    const std::string key = s.has("vcs") ? "vcs" : "routing";
+    s.fail(key, *risk + "; raise network.vcs, or set network.allow_deadlock: true to run it anyway and let the " +
+                    "watchdog report the deadlock", s.at(key));
   }
   if (find_routing(c.routing)->adaptive && c.ports.kind == PortKind::AllPort)
     s.fail("routing",

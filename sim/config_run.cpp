@@ -24,7 +24,7 @@ const ParamSection kRunParams{
          .range("0..2^62")
          .in("cycles")
          .describe("stop with status deadlock or no_progress after this many cycles without a flit moving; 0 disables"),
-     // Not echoed: the same run with and without the routers' shortcut gives the same bytes.
+     // Not echoed: the same run with and without the fast paths gives the same bytes.
      P::boolean("fast_paths")
          .by_default(true)
          .not_echoed()

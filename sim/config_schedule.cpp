@@ -105,8 +105,8 @@ std::string read_declared(ConfigSection& s, const ParamDecl& d) {
 
 void read_generator_params(ConfigSection& s, Config& c) {
   ScheduleSource& src = c.schedule;
-  // The orientation slot stays in the echo of every generated schedule (it was a
-  // schedule key before the eye generator declared it): summaries keep their bytes.
+  // The orientation slot stays in the echo of every generated schedule, even one
+  // whose generator does not declare it: summaries keep the same keys and bytes.
   src.orientation = declared_default("schedule.orientation");
   s.record("orientation", src.orientation);
   for (const ParamSection* g : param_sections_at("schedule"))

@@ -189,7 +189,7 @@ void read_hotspot(ConfigSection& s, Config& c, TrafficClass& tc) {
     tc.hotspot_refs.push_back(read_node_ref(s.file(), nodes[i], hs.path_of("nodes") + "[" + std::to_string(i) + "]"));
   if (!hs.has("fraction")) hs.missing("fraction", "share of packets sent to the hotspots");
   t.hotspot_fraction = probability(hs, "fraction", true);
-  // The nodes are echoed as ids once the run resolves them against the topology (resolve_hotspots).
+  // The nodes are echoed as ids once the run resolves them against the topology (prepare_traffic, sim/run.cpp).
   hs.record("nodes", nlohmann::ordered_json::array());
   hs.record("fraction", t.hotspot_fraction);
   if (hs.has("weights")) read_hotspot_weights(hs, t, nodes.size());
@@ -289,7 +289,7 @@ void read_class_tail(ConfigSection& s, Config& c, TrafficClass& tc) {
 }
 
 // The injection process first, whose own keys apply once it is known. Echoed
-// only when given, so that the configs written before the key keep their bytes.
+// only when given, so that configs that leave it out keep the same summary bytes.
 void read_injection(ConfigSection& s, BackgroundSpec& t) {
   if (s.given() && s.node().IsMap() && s.has("injection")) t.injection = s.choice("injection");
 }

@@ -1,7 +1,7 @@
-// The statistics of a run's output files, declared once (decl/stat.hpp):
-// summary.json's metrics, background, invariants and host blocks, and the
-// columns of messages.csv, links.csv and steps.csv. sim/outputs.cpp writes
-// them; docs/metrics.md explains them.
+// The statistics of a run's output files, declared once (decl/stat.hpp): the
+// blocks of summary.json and the columns of the CSV files, listed below.
+// sim/outputs.cpp and the writers beside it (repetition_outputs.cpp,
+// warmup_outputs.cpp, router_stats.cpp) write them; docs/metrics.md explains them.
 #pragma once
 
 #include "decl/stat.hpp"

@@ -1,5 +1,5 @@
 // The files a run leaves in its output folder (docs/metrics.md lists every
-// column): summary.json, messages.csv, links.csv, steps.csv, routes.csv, written as one set
+// column): summary.json and the CSV files (write_csv_outputs), written as one set
 // (sim/output_set.hpp): summary.json last, with the size and CRC-32 of the others.
 #pragma once
 
@@ -54,8 +54,8 @@ std::string steps_csv(const RunReport& report);
 std::string routes_csv(const RunReport& report);
 
 // Writes messages.csv, links.csv, steps.csv and routes.csv (and repetitions.csv
-// for a repeated schedule; routers.csv, vcs.csv and hops.csv with
-// output.router_stats) into the set (after begin()).
+// for a repeated schedule; warmup.csv after an adaptive warm-up; routers.csv,
+// vcs.csv and hops.csv with output.router_stats) into the set (after begin()).
 // Throws std::runtime_error.
 void write_csv_outputs(OutputSet& set, const RunReport& report);
 

@@ -80,11 +80,9 @@ std::vector<std::string> setting_warnings(const Config& cfg) {
                 " is less than the credit round trip (router_delay + link_delay + credit_delay = " +
                 std::to_string(cfg.timing.credit_round_trip()) +
                 "): worms cannot stream at one flit per cycle and latencies exceed the timing contract");
-  if (cfg.vcs < topology_shape(cfg.topology).min_vcs() && find_routing(cfg.routing)->name == "dimension-order")
-    w.push_back("a " + cfg.topology.kind + " with " +
-                (cfg.vcs == 1 ? std::string("one virtual channel has no dateline pair")
-                              : std::to_string(cfg.vcs) + " virtual channels has too few for its VC classes") +
-                ": dimension-order routing can deadlock");
+  // Read only with network.allow_deadlock (the config reader refuses it otherwise).
+  if (const auto risk = deadlock_risk(cfg.routing, cfg.topology, cfg.vcs))
+    w.push_back(*risk + " (allowed by network.allow_deadlock)");
   return w;
 }
 

@@ -1,7 +1,8 @@
 // The peak-memory model of `wormsim run` (see models/memory_guard.hpp): per
-// node the router and interface modules with their buffers and the topology's
-// tables, per message its record and route. Each term names the config key
-// that drives it, so a refusal says which setting to change.
+// router its module, an interface and the topology's tables, per further
+// endpoint its interface, per VC its buffer, per message its record and route.
+// Each term names the config key that drives it, so a refusal says which
+// setting to change.
 #pragma once
 
 #include <cstddef>

@@ -32,7 +32,7 @@ std::string to_string(TraceKind k) {
 
 namespace {
 
-// Track ids inside a node's process: link ports 1.. (VC v > 0 of a link: 1000 v + 1 + port),
+// Track ids inside a router's process: link ports 1.. (VC v > 0 of a link: 1000 v + 1 + port),
 // ejection channels 100+k, injection 200+k. A trace-event track must hold
 // slices that nest, and worms on different VCs of one link overlap in time,
 // so each VC of a link has its own track.
@@ -71,7 +71,7 @@ void add_metadata(const Topology& topo, int vcs, const std::vector<ChannelUse>& 
 
 // A counter per router: how many of its output links are held by worms.
 void add_busy_counters(const Topology& topo, const std::vector<ChannelUse>& uses, std::vector<ojson>& out) {
-  std::map<int, std::map<uint64_t, int>> delta;  // node -> cycle -> change
+  std::map<int, std::map<uint64_t, int>> delta;  // router -> cycle -> change
   for (const ChannelUse& u : uses) {
     if (u.port < 0 || u.port >= topo.num_ports()) continue;
     ++delta[u.node][u.from];

@@ -43,8 +43,17 @@ class DimensionOrder final : public RoutingFunction {
  public:
   static constexpr bool kAdaptive = false;
 
-  // Deadlock-free everywhere it runs; a torus with one VC has no dateline pair,
-  // which the run warns about (it is how tests provoke a deadlock on purpose).
+  // Runs everywhere; a torus (or ring) with too few VCs for its dateline classes
+  // can deadlock, which runs refuse unless told (deadlock studies and the
+  // watchdog's tests build one on purpose).
+  static std::optional<std::string> deadlock_risk(const RoutingSetting& s) {
+    const int needed = topology_shape(s.topology).min_vcs();
+    if (s.vcs >= needed) return std::nullopt;
+    return "dimension-order on a " + s.topology.kind + " needs vcs >= " + std::to_string(needed) +
+           " (a dateline pair), got " + std::to_string(s.vcs) + ": its wrap-around links close a cycle of channel " +
+           "dependencies";
+  }
+
   static void check(const RoutingSetting& s) {
     std::vector<int> order;
     if (s.option.empty() || parse_order(s.option, dims_of(s.topology), order)) return;

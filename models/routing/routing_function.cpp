@@ -74,6 +74,13 @@ void require_deadlock_free(const std::string& routing, const TopologySpec& topol
   info->check(s);
 }
 
+std::optional<std::string> deadlock_risk(const std::string& routing, const TopologySpec& topology, int vcs) {
+  RoutingSetting s{topology, vcs, {}};
+  std::string name;
+  split_routing(routing, name, s.option);
+  return find_routing(routing)->deadlock_risk(s);
+}
+
 std::unique_ptr<RoutingFunction> make_routing(const std::string& routing, const Topology& topo, int vcs) {
   require_deadlock_free(routing, topo.spec(), vcs);
   RoutingSetting s{topo.spec(), vcs, {}};

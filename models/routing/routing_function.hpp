@@ -18,6 +18,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -79,6 +80,11 @@ class RoutingFunction {
   // (dimension order); `schedule check` then counts contention in linear time.
   virtual bool routes_part_once() const { return false; }
   const Topology& topology() const { return topo_; }
+  // Why the function, though it runs on `s`, can deadlock there (a cycle of
+  // channel dependencies), saying what would make it safe; nothing when it
+  // cannot. A function that can deadlock on `s` hides this one (a static
+  // member, found through the registration macro).
+  static std::optional<std::string> deadlock_risk(const RoutingSetting&) { return std::nullopt; }
 
  protected:
   RoutingFunction(const Topology& topo, int vcs) : topo_(topo), vcs_(vcs) {}
@@ -95,6 +101,8 @@ struct RoutingInfo {
   // std::invalid_argument saying what is needed
   // ("minimal-adaptive on a torus needs vcs >= 3: 2 dateline + 1 adaptive").
   void (*check)(const RoutingSetting& s) = nullptr;
+  // See RoutingFunction::deadlock_risk: runs are refused unless network.allow_deadlock.
+  std::optional<std::string> (*deadlock_risk)(const RoutingSetting& s) = nullptr;
   std::unique_ptr<RoutingFunction> (*make)(const Topology& topo, const RoutingSetting& s) = nullptr;
 };
 
@@ -107,6 +115,9 @@ void split_routing(const std::string& routing, std::string& name, std::string& o
 // Returns if `routing` is known and deadlock-free on the network with `vcs`;
 // else throws std::invalid_argument saying why not.
 void require_deadlock_free(const std::string& routing, const TopologySpec& topology, int vcs);
+// Why the known function `routing` can deadlock on the network with `vcs`
+// (RoutingFunction::deadlock_risk); nothing when it cannot.
+std::optional<std::string> deadlock_risk(const std::string& routing, const TopologySpec& topology, int vcs);
 // Builds the function named by `routing`; throws as require_deadlock_free does.
 std::unique_ptr<RoutingFunction> make_routing(const std::string& routing, const Topology& topo, int vcs);
 
@@ -119,7 +130,7 @@ std::unique_ptr<RoutingFunction> make_routing(const std::string& routing, const 
 #define WORMSIM_ROUTING_FUNCTION(ID, NAME, CLASS, SUMMARY)                                                     \
   namespace wormsim::routing_functions {                                                                       \
   RoutingInfo ID() {                                                                                           \
-    return RoutingInfo{NAME, SUMMARY, CLASS::kAdaptive, &CLASS::check,                                         \
+    return RoutingInfo{NAME, SUMMARY, CLASS::kAdaptive, &CLASS::check, &CLASS::deadlock_risk,                  \
                        [](const Topology& topo, const RoutingSetting& s) -> std::unique_ptr<RoutingFunction> { \
                          return std::make_unique<CLASS>(topo, s);                                              \
                        }};                                                                                     \

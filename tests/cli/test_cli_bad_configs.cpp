@@ -36,7 +36,7 @@ const std::vector<BadConfig>& cases() {
       {"UnknownTopLevelKey", "unknown_top_key.yaml", {},
        {"error: @: outputs (line 6): unknown key (did you mean output?) (expected one of: ", "output", "schedule"}},
       {"UnknownNestedKey", "unknown_nested_key.yaml", {},
-       {"error: @: network.foo (line 4): unknown key (expected one of: buffer_flits, dims, port_model, ports, routing, "
+       {"error: @: network.foo (line 4): unknown key (expected one of: allow_deadlock, buffer_flits, dims, port_model, ports, routing, "
         "topology, vcs)"}},
       {"ConditionalKeyTypo", "conditional_key_typo.yaml", {},
        {"error: @: traffic.warmup_sampel_cycles (line 7): unknown key (did you mean warmup_sample_cycles? a parameter "
@@ -121,7 +121,7 @@ const std::vector<BadConfig>& cases() {
       {"SetSectionToScalar", "", {"--set", "run=5"}, {"error: @: run", "expected a mapping of keys"}},
       {"SetUnknownKey", "", {"--set", "network.colour=red"}, {"error: @: network.colour (from --set): unknown key (expected"}},
       {"SetMistypedKey", "", {"--set", "network.vc=2"},
-       {"error: @: network.vc (from --set): unknown key (did you mean vcs?) (expected one of: buffer_flits, dims, "}},
+       {"error: @: network.vc (from --set): unknown key (did you mean vcs?) (expected one of: allow_deadlock, buffer_flits, dims, "}},
       {"SetSwappedLetters", "", {"--set", "timing.ruoter_delay=2"},
        {"error: @: timing.ruoter_delay (from --set): unknown key (did you mean router_delay?)"}},
       {"TrafficRateNotANumber", "", {"--set", "traffic={pattern: uniform, rate: abc, cycles: 10}"},

@@ -48,7 +48,7 @@ const std::vector<GoldenCase>& golden_cases() {
       {"torus3d_hotspot",
        "configs/default.yaml",
        set({"schedule={algorithm: binomial, source: 5, mode: barrier, flits: 8}", "network.topology=torus",
-            "network.dims=[4,4,4]", "traffic={pattern: hotspot, hotspot: {nodes: [0, 21], fraction: 0.3}, rate: 0.01, flits: {4: 0.5, 12: 0.5}, cycles: 400}"})},
+            "network.dims=[4,4,4]", "network.allow_deadlock=true", "traffic={pattern: hotspot, hotspot: {nodes: [0, 21], fraction: 0.3}, rate: 0.01, flits: {4: 0.5, 12: 0.5}, cycles: 400}"})},
       {"hypercube_multinode_2port",
        "configs/default.yaml",
        set({"schedule={algorithm: multinode-broadcast, mode: eager, flits: 4}", "network.topology=hypercube",
@@ -65,7 +65,8 @@ const std::vector<GoldenCase>& golden_cases() {
       {"ring_line_cycle_vcd",
        "configs/default.yaml",
        [] {
-         auto a = set({"schedule={algorithm: line-cycle, source: 3}", "network.topology=ring", "network.dims=[16]"});
+         auto a = set({"schedule={algorithm: line-cycle, source: 3}", "network.topology=ring", "network.dims=[16]",
+                       "network.allow_deadlock=true"});
          a.insert(a.end(), {"--trace", "vcd"});
          return a;
        }()},

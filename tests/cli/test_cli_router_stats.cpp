@@ -265,7 +265,7 @@ TEST(RouterStats, BadValueIsRefusedByName) {
 // and 3 (in at cycles 2 and 3): 1 + 1 + 4998 + 4997 = 9997. Fast paths on or off.
 TEST(RouterStats, AFrozenDeadlockCountsToTheCycleLimit) {
   TempDir tmp;
-  write_file(tmp / "ring.yaml", "network: {topology: ring, dims: [8], vcs: 1, buffer_flits: 2}\nschedule: {file: " +
+  write_file(tmp / "ring.yaml", "network: {topology: ring, dims: [8], vcs: 1, allow_deadlock: true, buffer_flits: 2}\nschedule: {file: " +
                                     (data_dir() / "schedules" / "ring8_shift3_64flits.json").string() + "}\n");
   std::string vcs[2];
   for (int fast = 0; fast < 2; ++fast) {

@@ -49,7 +49,7 @@ void expect_csv(const fs::path& p, const std::string& header, size_t rows) {
 
 std::string ring_config(int vcs) {
   return "network:\n  topology: ring\n  dims: [8]\n  vcs: " + std::to_string(vcs) +
-         "\n  buffer_flits: 2\nschedule:\n  file: " + (data_dir() / "schedules" / "ring8_shift3_64flits.json").string() +
+         (vcs < 2 ? "\n  allow_deadlock: true" : "") + "\n  buffer_flits: 2\nschedule:\n  file: " + (data_dir() / "schedules" / "ring8_shift3_64flits.json").string() +
          "\noutput:\n  host_timing: false\n";
 }
 
@@ -275,7 +275,8 @@ TEST(CliRun, TorusWithOneVcDeadlocks) {
   const fs::path out = tmp / "o";
   const Result r = run_wormsim({"run", "ring.yaml", "--out", out.string()}, tmp.path());
   EXPECT_EXIT_CODE(r, 3);
-  EXPECT_CONTAINS(r.err, "a torus with one virtual channel has no dateline pair");
+  EXPECT_CONTAINS(r.err, "[warning] dimension-order on a torus needs vcs >= 2 (a dateline pair), got 1: its "
+                         "wrap-around links close a cycle of channel dependencies (allowed by network.allow_deadlock)");
   EXPECT_CONTAINS(r.err, "run stopped: deadlock at cycle ");
   EXPECT_CONTAINS(r.err, "0 of 8 messages delivered; waiting cycle of 8 worms");
   EXPECT_CONTAINS(r.out, "status:      deadlock");
@@ -293,6 +294,41 @@ TEST(CliRun, TorusWithOneVcDeadlocks) {
   EXPECT_LT(s.at("metrics").at("delivered").get<int>(), 8);
   expect_csv(out / "messages.csv", kMessagesHeader, 8);
   expect_csv(out / "steps.csv", kStepsHeader, 1);
+}
+
+// Dimension order on a torus with too few VCs for its dateline pair is refused at
+// load time, naming the key and what would make it run; allow_deadlock lets it run.
+TEST(CliRun, TorusWithOneVcIsRefusedUnlessDeadlockIsAllowed) {
+  TempDir tmp;
+  const std::string need = "dimension-order on a torus needs vcs >= 2 (a dateline pair), got 1";
+  const std::string config = default_config().string();
+  const std::vector<BadSetting> cases = {
+      {{"network.topology=torus", "network.dims=[4,4]"}, "network.vcs (line 7)", need},
+      {{"network.topology=ring", "network.dims=[8]", "network.allow_deadlock=false"}, "network.vcs", need},
+      {{"network={topology: torus, dims: [3, 3, 3], vcs: 1}"}, "network.vcs", "raise network.vcs, or set "
+       "network.allow_deadlock: true"},
+      {{"network={topology: torus, dims: [5, 5]}", "network.routing=dimension-order:yx", "network.vcs=1"},
+       "network.vcs", need},
+      {{"network.allow_deadlock=maybe"}, "network.allow_deadlock", "expected true or false"},
+  };
+  EXPECT_SETTINGS_REFUSED(tmp, config, cases);
+  // Allowed, or with the dateline pair, the same network runs; a mesh needs no key.
+  for (const auto& sets : std::vector<std::vector<std::string>>{
+           {"network.topology=torus", "network.dims=[4,4]", "network.allow_deadlock=true"},
+           {"network.topology=torus", "network.dims=[4,4]", "network.vcs=2"},
+           {"network.dims=[4,4]", "network.allow_deadlock=false"}}) {
+    std::vector<std::string> args{"run", config, "--quiet", "--out", (tmp / "ok").string(),
+                                  "--set", "schedule={algorithm: binomial, source: 0}"};
+    for (const auto& s : sets) args.insert(args.end(), {"--set", s});
+    const Result r = run_wormsim(args, tmp.path());
+    EXPECT_EXIT_CODE(r, 0);
+    const json s = load_json(tmp / "ok" / "summary.json");
+    EXPECT_EQ(s.at("config").at("network").contains("allow_deadlock"), sets.back().rfind("network.allow", 0) == 0);
+    const std::string warnings = s.value("warnings", json::array()).dump();
+    EXPECT_EQ(warnings.find("allowed by network.allow_deadlock") != std::string::npos,
+              sets.back() == "network.allow_deadlock=true")
+        << warnings;
+  }
 }
 
 TEST(CliRun, SameRingScheduleCompletesWithTwoVcs) {
@@ -626,7 +662,7 @@ TEST(CliRun, ExpressLoopLeavesARouteThroughALinkTwiceToTheRouters) {
   TempDir tmp;
   write_file(tmp / "loop.json", R"({"wormsim_schedule": 1, "topology": {"kind": "ring", "dims": [6]}, "flits": 3,
     "steps": [[ {"src": 0, "dst": 2, "route": [0, 1, 0, 1, 2]}, {"src": 3, "dst": 5} ]]})");
-  write_file(tmp / "loop.yaml", "network: {topology: ring, dims: [6], vcs: 1}\nschedule: {file: loop.json}\n");
+  write_file(tmp / "loop.yaml", "network: {topology: ring, dims: [6], vcs: 1, allow_deadlock: true}\nschedule: {file: loop.json}\n");
   std::string summary[2];
   for (int fast = 0; fast < 2; ++fast) {
     const fs::path out = tmp / std::to_string(fast);

@@ -50,7 +50,7 @@ TEST(CliTraffic, BurstyInjectionRaisesLatencyAtTheSameMeanRate) {
 TEST(CliTraffic, SameSeedSameBytes) {
   TempDir tmp;
   const std::vector<std::vector<std::string>> cases = {
-      {"network.topology=torus", "network.dims=[5,5]",
+      {"network.topology=torus", "network.dims=[5,5]", "network.vcs=2",
        "traffic={pattern: tornado, rate: 0.02, flits: 4, cycles: 2000, injection: on-off, burst_alpha: 0.1, "
        "burst_beta: 0.1}"},
       {"network.dims=[8,8]", "traffic={pattern: random-permutation, rate: 0.03, flits: 4, cycles: 2000}"},
