@@ -18,6 +18,9 @@ constexpr long long kMaxPacketFlits = 1LL << 20;
 constexpr long long kMaxNodeIdLiteral = 1LL << 30;
 // The background traffic's injection window (traffic.cycles).
 constexpr long long kMaxTrafficCycles = 1LL << 40;
+// Messages a generated schedule may hold (total exchange on a hypercube reaches
+// it at d = 12, multinode broadcast at d = 13).
+constexpr long long kMaxGeneratedMessages = 1LL << 25;
 // Seeds and cycle counts: far beyond any run, below the 64-bit overflow of sums of them.
 constexpr long long kMaxCycleCount = 1LL << 62;
 

@@ -210,7 +210,8 @@ int load_run_inputs(const RunOptions& opts, RunInputs& in) {
                         "message); use messages: all");
     cfg.strict = cfg.strict || opts.strict;
 
-    require_run_memory(cfg, static_cast<size_t>(Topology::validate(cfg.topology)), 0);
+    Topology::validate(cfg.topology);
+    require_run_memory(cfg, static_cast<size_t>(Topology::endpoints_of(cfg.topology)), 0);
     const Topology topo(cfg.topology);
     if (cfg.has_traffic) prepare_traffic(cfg, topo);
     Diagnostics diag(cfg.schedule.file.empty() ? opts.config_path : cfg.schedule.file);

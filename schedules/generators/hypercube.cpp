@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <string>
 
+#include "models/limits.hpp"
 #include "schedules/generators/generators.hpp"
 #include "schedules/generators/hypercube_constructions.hpp"
 #include "schedules/generators/hypercube_options.hpp"
@@ -17,15 +18,11 @@ namespace {
 
 using hypercube::CubeTree;
 
-// Largest schedule we agree to build: 2^25 messages is about 1.3 GB in memory.
-// Total exchange reaches it at d = 12, multinode broadcast at d = 13.
-constexpr long long kMaxMessages = 1LL << 25;
-
 void check_size(const std::string& algorithm, const Topology& topo, long long messages) {
-  if (messages > kMaxMessages)
+  if (messages > kMaxGeneratedMessages)
     throw GeneratorError("topology: " + algorithm + " on the " + topo.spec().describe() + " needs " +
                          std::to_string(messages) + " messages, more than the " +
-                         std::to_string(kMaxMessages) + " a schedule may hold (expected a smaller d)");
+                         std::to_string(kMaxGeneratedMessages) + " a schedule may hold (expected a smaller d)");
 }
 
 // A single-hop message between neighbours; routing has no choice to make.
