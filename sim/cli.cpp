@@ -101,7 +101,7 @@ int dispatch(int argc, char** argv) {
                                             "vcs.csv and hops.csv for output.router_stats) to the "
                                             "output folder and prints a summary");
   run_cmd->add_option("config", run.config_path, "YAML config file (see docs/config-reference.md)")->required();
-  run_cmd->add_option("--set", run.overrides, "Override a config key: key.path=value (YAML value), repeatable");
+  run_cmd->add_option("--set", run.overrides, "Override a config key: key.path=value (YAML value; a list entry by index: traffic.classes[1].rate=0.02), repeatable");
   run_cmd->add_option("--out", run.out_dir, "Output folder (overrides output.dir)");
   run_cmd->add_flag("--strict", run.strict, "Treat schedule warnings (port-model violations) as errors");
   run_cmd->add_flag("--quiet", run.quiet, "Do not print the summary on stdout");
@@ -121,7 +121,7 @@ int dispatch(int argc, char** argv) {
       "check", "Check a config (with --set overrides) as `run` would before simulating: the keys, the traffic, the "
                "schedule and the memory it needs; prints one line and exits 0 if it would run");
   config_check_cmd->add_option("config", cfg_check.config_path, "YAML config file")->required();
-  config_check_cmd->add_option("--set", cfg_check.overrides, "Override a config key: key.path=value, repeatable");
+  config_check_cmd->add_option("--set", cfg_check.overrides, "Override a config key: key.path=value (a list entry by index: traffic.classes[1].rate=0.02), repeatable");
   config_check_cmd->add_flag("--strict", cfg_check.strict, "Treat schedule warnings as errors");
 
   bool keys_json = false;

@@ -1,6 +1,7 @@
 #include "sim/config.hpp"
 
 #include <filesystem>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -27,6 +28,27 @@ YAML::Node parse_override_value(const std::string& text) {
   return YAML::Load(doc)["value"];
 }
 
+// "classes[1]" in a --set path: the existing entry 1 of the list `classes`
+// (nothing when the key has no index). Entries are not created: a list's
+// length is the file's.
+std::optional<YAML::Node> list_entry(const YAML::Node& map, const std::string& key, const std::string& text) {
+  const size_t open = key.find('[');
+  if (open == std::string::npos) return std::nullopt;
+  const std::string name = key.substr(0, open), digits = key.substr(open + 1, key.size() - open - 2);
+  if (key.back() != ']' || name.empty() || digits.empty() || digits.size() > 6 ||
+      digits.find_first_not_of("0123456789") != std::string::npos)
+    throw ConfigError("--set " + text + ": expected KEY[INDEX] in the path, got \"" + key + "\"");
+  const YAML::Node list = map[name];
+  const size_t index = std::stoul(digits);
+  if (!list || !list.IsSequence() || index >= list.size())
+    throw ConfigError("--set " + text + ": " + name + " has no entry " + digits + " (--set changes a list's existing " +
+                      "entries; the list has " + std::to_string(list && list.IsSequence() ? list.size() : 0) +
+                      ")");
+  YAML::Node entry = list[index];
+  if (!entry.IsMap()) throw ConfigError("--set " + text + ": " + key + " is not a mapping, cannot set inside it");
+  return entry;
+}
+
 // Applies "a.b.c=value" to the tree, creating maps on the way.
 void apply_override(YAML::Node root, const std::string& text, ConfigFile& r) {
   const auto eq = text.find('=');
@@ -49,6 +71,10 @@ void apply_override(YAML::Node root, const std::string& text, ConfigFile& r) {
   r.mark_overridden(path);
   std::vector<YAML::Node> chain{root};
   for (size_t i = 0; i + 1 < keys.size(); ++i) {
+    if (const std::optional<YAML::Node> entry = list_entry(chain.back(), keys[i], text)) {
+      chain.push_back(*entry);
+      continue;
+    }
     YAML::Node next = chain.back()[keys[i]];
     if (next && !next.IsMap())
       throw ConfigError("--set " + text + ": " + keys[i] + " is not a mapping, cannot set " + path);
@@ -107,7 +133,10 @@ Config load_config(const std::string& path, const std::vector<std::string>& over
     read_traffic(traffic, c);
     read_schedule_repeat(schedule, c);
     read_run(run, c);
-    c.traffic.seed = c.seed;
+    for (size_t i = 0; i < c.classes.size(); ++i) {
+      c.classes[i].spec.seed = class_seed(c.seed, i);
+      c.classes[i].spec.cycles = c.traffic_cycles;
+    }
     if (!c.has_schedule && !c.has_traffic)
       r.fail("schedule", "missing: a run needs a schedule (file: PATH or algorithm: NAME), background traffic, or both");
     read_output(output, c);

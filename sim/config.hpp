@@ -30,6 +30,14 @@ struct ConfigError : std::runtime_error {
   explicit ConfigError(const std::string& what) : std::runtime_error(printable(what)) {}
 };
 
+// One class of background traffic: its own pattern, rate, lengths and
+// injection process (traffic.classes[i], or the traffic section itself).
+struct TrafficClass {
+  std::string name;                    // traffic.classes[i].name (class<i> by default); the plain form's: class0
+  BackgroundSpec spec;                 // seed: derived from run.seed (class_seed); hotspots resolved at run time
+  std::vector<NodeRef> hotspot_refs;   // its hotspot.nodes as given
+};
+
 struct ScheduleSource {
   std::string file;        // resolved path, or empty when a generator is named
   std::string algorithm;   // generator name, or empty
@@ -56,9 +64,12 @@ struct Config {
   ScheduleSource schedule;
   RepeatSpec repeat;  // schedule.repeat: when the schedule starts and how often it runs
   bool has_traffic = false;
-  BackgroundSpec traffic;  // seed is run.seed; hotspots are resolved from hotspot_refs at run time
+  // The classes of background traffic, in order (at least one with has_traffic):
+  // the traffic section's own keys form the one class of the plain form.
+  std::vector<TrafficClass> classes;
+  bool classes_given = false;  // traffic.classes: per-class statistics are reported
+  uint64_t traffic_cycles = 0;  // packets are offered in [0, traffic_cycles) (traffic.cycles, or the phases' cap)
   WindowSpec window;       // traffic.warmup_cycles, measure_cycles, drain_cycles
-  std::vector<NodeRef> hotspot_refs;
   ExecutionMode mode = ExecutionMode::Barrier;  // schedule.mode
   bool strict = false;                          // schedule.strict
   // run
@@ -81,8 +92,8 @@ struct Config {
 // Throws ConfigError with "FILE: key.path: what was expected" on any problem.
 Config load_config(const std::string& path, const std::vector<std::string>& overrides);
 
-// Records traffic.hotspot.nodes as node ids once the run has resolved them
-// (traffic.hotspots) against the topology, for the config echo.
+// Records each class's hotspot.nodes as node ids once the run has resolved them
+// (BackgroundSpec::hotspots) against the topology, for the config echo.
 void record_hotspot_nodes(Config& config);
 
 }  // namespace wormsim

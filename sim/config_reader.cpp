@@ -9,12 +9,19 @@ namespace wormsim {
 
 namespace {
 
+// "traffic.classes[1].rate" -> /traffic/classes/1/rate: a list entry is an array element.
+std::string pointer_token(const std::string& part) {
+  const size_t open = part.find('[');
+  if (open == std::string::npos || part.back() != ']') return "/" + part;
+  return "/" + part.substr(0, open) + "/" + part.substr(open + 1, part.size() - open - 2);
+}
+
 nlohmann::ordered_json::json_pointer pointer_to(const std::string& dotted) {
   std::string p;
   size_t start = 0;
   for (size_t dot; (dot = dotted.find('.', start)) != std::string::npos; start = dot + 1)
-    p += "/" + dotted.substr(start, dot - start);
-  return nlohmann::ordered_json::json_pointer(p + "/" + dotted.substr(start));
+    p += pointer_token(dotted.substr(start, dot - start));
+  return nlohmann::ordered_json::json_pointer(p + pointer_token(dotted.substr(start)));
 }
 
 }  // namespace
@@ -111,12 +118,33 @@ bool condition_holds(const ParamCondition& when, const Config& config) {
 }
 
 ConfigSection::ConfigSection(const ConfigFile& file, YAML::Node node, std::string path, Config& config)
-    : file_(file), node_(std::move(node)), path_(std::move(path)), config_(config) {}
+    : ConfigSection(file, std::move(node), path, config, path) {}
+
+ConfigSection::ConfigSection(const ConfigFile& file, YAML::Node node, std::string path, Config& config,
+                             std::string declared_at)
+    : file_(file), node_(std::move(node)), path_(std::move(path)), declared_at_(std::move(declared_at)),
+      config_(config) {}
+
+// The instance's root: the declared and the read paths without the trailing
+// parts they share ("traffic.hotspot" read at "traffic.classes[1].hotspot" is
+// rooted at traffic, read as traffic.classes[1]), so that a subsection's
+// conditions on its parent's keys name the parent instance's keys.
+ParamCondition ConfigSection::local(const ParamCondition& when) const {
+  std::string declared = declared_at_, read = path_;
+  for (size_t d, r; (d = declared.rfind('.')) != std::string::npos && (r = read.rfind('.')) != std::string::npos &&
+                    declared.compare(d, std::string::npos, read, r, std::string::npos) == 0;) {
+    declared.resize(d);
+    read.resize(r);
+  }
+  const std::string prefix = declared + ".";
+  if (declared == read || when.key_path.compare(0, prefix.size(), prefix) != 0) return when;
+  return {read + "." + when.key_path.substr(prefix.size()), when.equals};
+}
 
 std::vector<const ParamSection*> ConfigSection::applying() const {
   std::vector<const ParamSection*> out;
-  for (const ParamSection* s : param_sections_at(path_))
-    if (condition_holds(s->when, config_)) out.push_back(s);
+  for (const ParamSection* s : param_sections_at(declared_at_))
+    if (condition_holds(local(s->when), config_)) out.push_back(s);
   return out;
 }
 
@@ -128,11 +156,11 @@ void ConfigSection::check_keys() const {
   // A key that a plug-in declares, given without choosing that plug-in.
   for (const auto& kv : node_) {
     if (!kv.first.IsScalar() || std::find(keys.begin(), keys.end(), kv.first.Scalar()) != keys.end()) continue;
-    for (const ParamSection* s : param_sections_at(path_))
-      if (s->find(kv.first.Scalar()) && !condition_holds(s->when, config_))
+    for (const ParamSection* s : param_sections_at(declared_at_))
+      if (s->find(kv.first.Scalar()) && !condition_holds(local(s->when), config_))
         file_.fail(path_of(kv.first.Scalar()),
-                   "only meaningful with " + s->when.key_path + ": " + s->when.equals + " (a parameter of the " +
-                       s->owner + ")",
+                   "only meaningful with " + local(s->when).key_path + ": " + s->when.equals +
+                       " (a parameter of the " + s->owner + ")",
                    kv.first);
   }
   suggest_conditional_keys(keys);
@@ -147,15 +175,15 @@ void ConfigSection::suggest_conditional_keys(const std::vector<std::string>& app
     const std::string& typed = kv.first.Scalar();
     if (std::find(applying_keys.begin(), applying_keys.end(), typed) != applying_keys.end()) continue;
     if (!closest_matches(typed, applying_keys).empty()) continue;  // allow_only suggests that one
-    for (const ParamSection* s : param_sections_at(path_)) {
-      if (condition_holds(s->when, config_)) continue;
+    for (const ParamSection* s : param_sections_at(declared_at_)) {
+      if (condition_holds(local(s->when), config_)) continue;
       std::vector<std::string> names;
       for (const ParamDecl& d : s->params) names.push_back(d.key);
       const std::vector<std::string> close = closest_matches(typed, names);
       if (!close.empty())
         file_.fail(path_of(typed),
                    "unknown key (did you mean " + close.front() + "? a parameter of the " + s->owner +
-                       ", only with " + s->when.key_path + ": " + s->when.equals + ")",
+                       ", only with " + local(s->when).key_path + ": " + s->when.equals + ")",
                    kv.first);
     }
   }

@@ -51,6 +51,12 @@ class ConfigFile {
 class ConfigSection {
  public:
   ConfigSection(const ConfigFile& file, YAML::Node node, std::string path, Config& config);
+  // One instance of a section declared at `declared_at`, read at `path` (an
+  // entry of a list, "traffic.classes[1]"): its keys are the declared ones, its
+  // errors and recorded values are named by `path`, and the conditions of its
+  // plug-in sections refer to its own keys (traffic.injection is read as
+  // traffic.classes[1].injection).
+  ConfigSection(const ConfigFile& file, YAML::Node node, std::string path, Config& config, std::string declared_at);
 
   bool given() const { return static_cast<bool>(node_); }
   bool has(const std::string& key) const { return static_cast<bool>(node_[key]); }
@@ -83,12 +89,15 @@ class ConfigSection {
 
  private:
   std::vector<const ParamSection*> applying() const;
+  // A section's condition as it applies to this instance.
+  ParamCondition local(const ParamCondition& when) const;
   void suggest_conditional_keys(const std::vector<std::string>& applying_keys) const;
   YAML::Node given_or_missing(const std::string& key) const;
 
   const ConfigFile& file_;
   YAML::Node node_;
   std::string path_;
+  std::string declared_at_;  // where its keys are declared (path_ unless an instance)
   Config& config_;
 };
 

@@ -1,5 +1,7 @@
 // The `traffic` section: synthetic background load (sim/background_traffic.hpp).
 #include <algorithm>
+#include <cctype>
+#include <set>
 #include <string>
 
 #include "sim/config_reader.hpp"
@@ -53,7 +55,16 @@ const ParamSection kTrafficParams{
          .in("flits")
          .describe("one length; a list of lengths (equally likely); or {length: weight} with positive weights"),
      P::compound("hotspot", "mapping")
-         .describe("the hotspot nodes and the share of packets sent to them; required for pattern hotspot")}};
+         .describe("the hotspot nodes and the share of packets sent to them; required for pattern hotspot"),
+     P::compound("classes", "list of mappings")
+         .range("1..64 classes")
+         .describe("several traffic classes, each a mapping of its own name, pattern, rate, injection (and its "
+                   "parameters), flits and hotspot; the phase keys stay here, shared (docs/load-studies.md, Traffic "
+                   "classes)"),
+     P::string("name")
+         .default_is("class<i>")
+         .range("letters, digits, _ . -")
+         .describe("in an entry of classes only: the class's name in summary.json classes")}};
 WORMSIM_DECLARE_PARAMS(kTrafficParams);
 
 const ParamSection kOnOffParams{
@@ -159,21 +170,23 @@ void read_hotspot_weights(ConfigSection& hs, BackgroundSpec& t, size_t nodes) {
   hs.record("weights", t.hotspot_weights);
 }
 
-void read_hotspot(ConfigSection& s, Config& c) {
-  BackgroundSpec& t = c.traffic;
+// `s` is the traffic section or one entry of traffic.classes; the hotspot
+// mapping is an instance of traffic.hotspot's declarations at its own path.
+void read_hotspot(ConfigSection& s, Config& c, TrafficClass& tc) {
+  BackgroundSpec& t = tc.spec;
   if (!s.has("hotspot")) {
     if (t.pattern == "hotspot")
-      s.file().fail("traffic.hotspot", "missing: pattern hotspot needs hotspot: {nodes: [...], fraction: F}", s.node());
+      s.file().fail(s.path_of("hotspot"), "missing: pattern hotspot needs hotspot: {nodes: [...], fraction: F}", s.node());
     return;
   }
   const YAML::Node h = s.at("hotspot");
   if (t.pattern != "hotspot") s.fail("hotspot", "only meaningful with pattern: hotspot", h);
-  ConfigSection hs(s.file(), h, s.path_of("hotspot"), c);
+  ConfigSection hs(s.file(), h, s.path_of("hotspot"), c, "traffic.hotspot");
   hs.check_keys();
   const YAML::Node nodes = hs.at("nodes");
   if (!nodes || !nodes.IsSequence() || nodes.size() == 0) hs.fail("nodes", "expected a non-empty list of nodes", h);
   for (size_t i = 0; i < nodes.size(); ++i)
-    c.hotspot_refs.push_back(read_node_ref(s.file(), nodes[i], hs.path_of("nodes") + "[" + std::to_string(i) + "]"));
+    tc.hotspot_refs.push_back(read_node_ref(s.file(), nodes[i], hs.path_of("nodes") + "[" + std::to_string(i) + "]"));
   if (!hs.has("fraction")) hs.missing("fraction", "share of packets sent to the hotspots");
   t.hotspot_fraction = probability(hs, "fraction", true);
   // The nodes are echoed as ids once the run resolves them against the topology (prepare_traffic, sim/run.cpp).
@@ -237,7 +250,7 @@ void read_phases(ConfigSection& s, Config& c) {
     for (const char* key : {"warmup_cycles", "drain_cycles"})
       if (s.has(key)) s.fail(key, "only meaningful with measure_cycles (a measurement window)", s.at(key));
     if (!s.has("cycles")) s.missing("cycles", "length of the injection window, or measure_cycles for a measured load run");
-    c.traffic.cycles = static_cast<uint64_t>(s.integer("cycles"));
+    c.traffic_cycles = static_cast<uint64_t>(s.integer("cycles"));
     return;
   }
   if (s.has("cycles"))
@@ -257,33 +270,125 @@ void read_phases(ConfigSection& s, Config& c) {
            std::string(w.adaptive.automatic ? "warmup_max_cycles" : "warmup_cycles") +
                " + measure_cycles + drain_cycles must be at most 2^40",
            s.at("measure_cycles"));
-  c.traffic.cycles = w.offer_limit();  // packets are offered until the window drains, at most to the drain cap
+  c.traffic_cycles = w.offer_limit();  // packets are offered until the window drains, at most to the drain cap
+}
+
+// A class's own keys, in two parts around the phases so that the plain form's
+// config echo keeps its order: the pattern and rate, then the rest.
+void read_class_head(ConfigSection& s, BackgroundSpec& t) {
+  t.pattern = s.choice("pattern");
+  if (!s.has("rate")) s.missing("rate");
+  t.rate = probability(s, "rate", false);
+  s.record("rate", t.rate);
+}
+
+void read_class_tail(ConfigSection& s, Config& c, TrafficClass& tc) {
+  read_lengths(s, tc.spec);
+  read_hotspot(s, c, tc);
+  if (tc.spec.injection == "on-off") read_on_off(s, tc.spec);
+}
+
+// The injection process first, whose own keys apply once it is known. Echoed
+// only when given, so that configs that leave it out keep the same summary bytes.
+void read_injection(ConfigSection& s, BackgroundSpec& t) {
+  if (s.given() && s.node().IsMap() && s.has("injection")) t.injection = s.choice("injection");
+}
+
+// A class name belongs to an entry of traffic.classes (checked as a string
+// first, as every declared key is).
+void refuse_name(const ConfigSection& s) {
+  if (!s.has("name")) return;
+  s.file().string(s.at("name"), s.path_of("name"));
+  s.fail("name", "only meaningful in an entry of traffic.classes", s.at("name"));
+}
+
+constexpr size_t kMaxClasses = 64;
+const char* const kClassKeys[] = {"pattern", "rate", "injection", "flits", "hotspot", "burst_alpha", "burst_beta"};
+const char* const kPhaseKeys[] = {"cycles",        "warmup_cycles",        "measure_cycles",    "drain_cycles",
+                                  "warmup_sample_cycles", "warmup_tolerance", "warmup_max_cycles", "classes"};
+
+std::string class_name(ConfigSection& cs, size_t index) {
+  if (!cs.has("name")) {
+    const std::string name = "class" + std::to_string(index);
+    cs.record("name", name);
+    return name;
+  }
+  const YAML::Node n = cs.at("name");
+  const std::string name = cs.string("name");
+  const bool ok = !name.empty() && name.size() <= 64 &&
+                  std::all_of(name.begin(), name.end(), [](char ch) {
+                    return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '.' || ch == '-';
+                  });
+  if (!ok) cs.fail("name", "expected a name of 1 to 64 letters, digits, _ . or -, got \"" + name + "\"", n);
+  return name;
+}
+
+// traffic.classes[i]: an instance of the traffic section's declarations
+// without its phase keys, which all classes share.
+void read_class(ConfigSection& s, const YAML::Node& node, size_t index, Config& c, std::set<std::string>& names) {
+  const std::string path = s.path_of("classes") + "[" + std::to_string(index) + "]";
+  if (!node.IsMap() || node.size() == 0)
+    s.file().fail(path, "expected a mapping with pattern and rate (a traffic class), got " + ConfigFile::kind(node), node);
+  ConfigSection cs(s.file(), node, path, c, "traffic");
+  for (const char* key : kPhaseKeys)
+    if (cs.has(key))
+      cs.fail(key, std::string("a phase key, shared by every class: give ") + key + " once at traffic level", cs.at(key));
+  TrafficClass& tc = c.classes.emplace_back();
+  read_injection(cs, tc.spec);
+  cs.check_keys();
+  tc.name = class_name(cs, index);
+  if (!names.insert(tc.name).second)
+    cs.fail("name", "duplicate class name \"" + tc.name + "\" (each class needs its own)", cs.has("name") ? cs.at("name") : node);
+  read_class_head(cs, tc.spec);
+  read_class_tail(cs, c, tc);
+}
+
+void read_classes(ConfigSection& s, Config& c) {
+  for (const char* key : kClassKeys)
+    if (s.has(key))
+      s.fail(key, std::string("with classes, give ") + key + " per class under traffic.classes (traffic keeps the "
+                  "phase keys only)", s.at(key));
+  refuse_name(s);
+  c.window.adaptive.automatic = adaptive_warmup_given(s);
+  s.check_keys();
+  c.has_traffic = true;
+  c.classes_given = true;
+  read_phases(s, c);
+  const YAML::Node list = s.at("classes");
+  if (!list.IsSequence() || list.size() == 0 || list.size() > kMaxClasses)
+    s.fail("classes", "expected a list of 1 to " + std::to_string(kMaxClasses) +
+                          " traffic classes, each a mapping with pattern and rate, got " +
+                          (list.IsSequence() ? std::to_string(list.size()) + " entries" : ConfigFile::kind(list)),
+           list);
+  std::set<std::string> names;
+  for (size_t i = 0; i < list.size(); ++i) read_class(s, list[i], i, c, names);
 }
 
 }  // namespace
 
 void read_traffic(ConfigSection& s, Config& c) {
-  BackgroundSpec& t = c.traffic;
-  // First the process, whose own keys apply once it is known. Echoed only when
-  // given, so that configs that leave it out keep the same summary bytes.
-  if (s.given() && s.node().IsMap() && s.has("injection")) t.injection = s.choice("injection");
+  if (s.given() && s.node().IsMap() && s.has("classes")) return read_classes(s, c);
+  BackgroundSpec t;
+  read_injection(s, t);
   c.window.adaptive.automatic = adaptive_warmup_given(s);
   s.check_keys();
   if (!s.given()) return;
+  refuse_name(s);
   c.has_traffic = true;
-  t.pattern = s.choice("pattern");
-  if (!s.has("rate")) s.missing("rate");
-  t.rate = probability(s, "rate", false);
-  s.record("rate", t.rate);
+  TrafficClass& tc = c.classes.emplace_back();
+  tc.name = "class0";
+  tc.spec = t;
+  read_class_head(s, tc.spec);
   read_phases(s, c);
-  read_lengths(s, t);
-  read_hotspot(s, c);
-  if (t.injection == "on-off") read_on_off(s, t);
+  read_class_tail(s, c, tc);
 }
 
 void record_hotspot_nodes(Config& c) {
-  if (c.traffic.pattern == "hotspot" && c.has_traffic)
-    c.values["traffic"]["hotspot"]["nodes"] = c.traffic.hotspots;
+  for (size_t i = 0; i < c.classes.size(); ++i) {
+    if (c.classes[i].spec.pattern != "hotspot") continue;
+    nlohmann::ordered_json& at = c.classes_given ? c.values["traffic"]["classes"][i] : c.values["traffic"];
+    at["hotspot"]["nodes"] = c.classes[i].spec.hotspots;
+  }
 }
 
 }  // namespace wormsim

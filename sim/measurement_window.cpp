@@ -6,8 +6,8 @@
 namespace wormsim {
 
 MeasurementWindow::MeasurementWindow(const WindowSpec& spec, BackgroundTraffic& background)
-    : spec_(spec), background_(background), warmup_(spec.adaptive.automatic ? kNever : spec.warmup),
-      drained_at_(kNever) {}
+    : spec_(spec), background_(background), class_accepted_(background.classes(), 0),
+      warmup_(spec.adaptive.automatic ? kNever : spec.warmup), drained_at_(kNever) {}
 
 void MeasurementWindow::start(Network& net, uint64_t) {
   net.count_ejections_per_endpoint();
@@ -35,6 +35,7 @@ void MeasurementWindow::after_routers(Network& net, uint64_t now) {
   for (uint32_t id : ctx.delivered_now) {
     const MessageRecord& m = ctx.msgs[id];
     if (m.step >= 0) continue;
+    if (opened_ && !closed_) class_accepted_[class_of_step(m.step)] += m.flits;
     if (in_window(m.release)) {
       ++delivered_;
       last_delivery_ = now;

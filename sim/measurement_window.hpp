@@ -86,6 +86,9 @@ class MeasurementWindow : public TrafficSource {
   uint64_t drained_at() const { return drained_at_; }
   // True once the window has closed (the run reached its end).
   bool closed() const { return closed_; }
+  // Per traffic class: flits of its packets whose tail was ejected during the
+  // window (whole packets: sim/class_metrics.hpp).
+  const std::vector<uint64_t>& class_accepted() const { return class_accepted_; }
 
  private:
   void snapshot(Network& net, uint64_t now, std::vector<uint64_t>& ejected, std::vector<uint64_t>& carried,
@@ -97,6 +100,7 @@ class MeasurementWindow : public TrafficSource {
   BackgroundTraffic& background_;
   std::vector<uint64_t> ejected_start_, ejected_end_, carried_start_, carried_end_;
   std::vector<VcCounters> vc_start_, vc_end_;
+  std::vector<uint64_t> class_accepted_;
   std::function<bool()> schedule_done_;
   std::function<void(uint64_t)> on_open_;
   std::optional<WarmupDetector> detector_;

@@ -7,8 +7,10 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 
 #include "models/traffic_source.hpp"
+#include "sim/class_metrics.hpp"
 #include "sim/load_metrics.hpp"
 #include "sim/metrics.hpp"
 
@@ -17,8 +19,9 @@ namespace wormsim {
 class MessageRetirement : public TrafficSource {
  public:
   // `window`: the measurement window, if the run has one. `hops`: fold route
-  // lengths too (output.router_stats).
-  MessageRetirement(int endpoints, const MeasurementWindow* window, bool hops);
+  // lengths too (output.router_stats). `classes`: fold per-class figures too
+  // (traffic.classes; 0: not).
+  MessageRetirement(int endpoints, const MeasurementWindow* window, bool hops, size_t classes);
 
   void start(Network&, uint64_t) override {}
   // Runs after every other source has looked at this cycle's deliveries.
@@ -28,12 +31,14 @@ class MessageRetirement : public TrafficSource {
 
   const MessageTally& retired() const { return retired_; }
   const WindowTally* retired_in_window() const { return window_ ? &in_window_ : nullptr; }
+  const ClassTally* retired_by_class() const { return classes_ ? &*classes_ : nullptr; }
   uint64_t recycled() const { return recycled_; }
 
  private:
   const MeasurementWindow* window_;
   MessageTally retired_;
   WindowTally in_window_;
+  std::optional<ClassTally> classes_;
   uint64_t recycled_ = 0;
 };
 

@@ -43,8 +43,8 @@ WORMSIM_DECLARE_STATS(kMetrics);
 
 const StatTable kBackground{
     "summary.json", "background", "background traffic, apart from the schedule", "only with background traffic", 20,
-    {{"pattern", T, "", "traffic.pattern"},
-     {"offered_rate", N, "packets per node per cycle", "traffic.rate"},
+    {{"pattern", T, "", "traffic.pattern (with traffic.classes: theirs, joined by +)"},
+     {"offered_rate", N, "packets per node per cycle", "traffic.rate (with traffic.classes: their sum)"},
      {"messages", I, "messages", "background messages generated"},
      {"delivered", I, "messages", "of those, delivered"},
      {"accepted_flits_per_node_cycle", N, "flits per node per cycle",
@@ -93,6 +93,58 @@ const StatTable kLoad{
      {"link_utilisation.mean", N, "", "flits carried during the window / (links x measure_cycles)"},
      {"link_utilisation.max", N, "", "max over links of flits carried during the window / measure_cycles"}}};
 WORMSIM_DECLARE_STATS(kLoad);
+
+// mean and nearest-rank percentiles of a latency, per class.
+std::vector<StatDecl> latency_of(const std::string& name, const std::string& what) {
+  return {{name + ".mean", N, "cycles", "mean " + what},
+          {name + ".p50", I, "cycles", "median " + what + " (nearest rank)"},
+          {name + ".p90", I, "cycles", "90th percentile " + what + " (nearest rank)"},
+          {name + ".p99", I, "cycles", "99th percentile " + what + " (nearest rank)"},
+          {name + ".max", I, "cycles", "largest " + what}};
+}
+
+std::vector<StatDecl> class_fields() {
+  std::vector<StatDecl> f = {
+      {"name", T, "", "traffic.classes[i].name"},
+      {"pattern", T, "", "traffic.classes[i].pattern"},
+      {"injection", T, "", "traffic.classes[i].injection"},
+      {"offered_rate", N, "packets per node per cycle", "traffic.classes[i].rate"},
+      {"messages", I, "messages", "the class's messages generated"},
+      {"delivered", I, "messages", "of those, delivered"},
+      {"accepted_flits_per_node_cycle", N, "flits per node per cycle",
+       "flits of its delivered messages / (cycles offered x nodes), as background.accepted_flits_per_node_cycle"}};
+  const auto l = latency_of("latency", "latency of its delivered messages, from generation");
+  f.insert(f.end(), l.begin(), l.end());
+  return f;
+}
+
+const StatTable kClasses{
+    "summary.json", "classes", "several traffic classes: one entry per class, in order (docs/load-studies.md)",
+    "only with traffic.classes", 28, class_fields()};
+WORMSIM_DECLARE_STATS(kClasses);
+
+std::vector<StatDecl> class_load_fields() {
+  std::vector<StatDecl> f = {
+      {"packets", I, "packets", "the class's packets created in the window"},
+      {"delivered", I, "packets", "of those, delivered"},
+      {"offered_packets_per_node_cycle", N, "packets per node per cycle", "packets / (endpoints x measure_cycles)"},
+      {"offered_flits_per_node_cycle", N, "flits per node per cycle",
+       "flits of those packets / (endpoints x measure_cycles)"},
+      {"accepted_flits_per_node_cycle", N, "flits per node per cycle",
+       "flits of the class's packets whose tail was ejected during the window / (endpoints x measure_cycles): "
+       "whole packets, where load.accepted counts single flits"}};
+  for (const auto& [name, what] : {std::pair<std::string, std::string>{"packet_latency", "delivered - created"},
+                                   {"network_latency", "delivered - injected"}}) {
+    const auto l = latency_of(name, what + " of the delivered packets");
+    f.insert(f.end(), l.begin(), l.end());
+  }
+  return f;
+}
+
+const StatTable kClassLoad{
+    "summary.json", "classes.load", "a class's packets created in the measurement window",
+    "only with traffic.classes and traffic.measure_cycles", 29, class_load_fields()};
+WORMSIM_DECLARE_STATS(kClassLoad);
 
 const StatTable kWarmup{
     "summary.json", "warmup", "an adaptive warm-up: how the measurement window's opening was found",
@@ -185,7 +237,7 @@ const StatTable kMessages{
     "messages.csv", "", "one row per message, by id: schedule messages, then background (output.messages: schedule: the schedule's only)",
     "always", 50,
     {{"id", I, "", "message id, 0-based"},
-     {"step", I, "", "schedule step, 0-based; -1 for background traffic"},
+     {"step", I, "", "schedule step, 0-based; -1 for background traffic (-1 - i for traffic.classes[i])"},
      {"index", I, "", "position within its step; empty for background traffic"},
      {"src", I, "", "source node id"},
      {"dst", I, "", "destination node id"},
@@ -325,6 +377,8 @@ const StatTable& hop_columns() { return kHopRows; }
 const StatTable& metrics_stats() { return kMetrics; }
 const StatTable& background_stats() { return kBackground; }
 const StatTable& load_stats() { return kLoad; }
+const StatTable& class_stats() { return kClasses; }
+const StatTable& class_load_stats() { return kClassLoad; }
 const StatTable& warmup_stats() { return kWarmup; }
 const StatTable& warmup_columns() { return kWarmupRows; }
 const StatTable& repetition_stats() { return kRepetitions; }

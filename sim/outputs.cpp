@@ -10,6 +10,7 @@
 
 #include "models/topology_shape.hpp"
 #include "sim/atomic_file.hpp"
+#include "sim/class_outputs.hpp"
 #include "sim/config_echo.hpp"
 #include "sim/csv_text.hpp"
 #include "sim/output_tables.hpp"
@@ -110,12 +111,12 @@ std::string summary_json(const RunReport& rep) {
     const auto& b = m.background;
     const Config& c = *rep.config;
     // A measured run offers up to its drain cap after the window, wherever the window opened.
-    const uint64_t offered_cycles = rep.load ? rep.load->warmup + rep.load->measure + rep.load->drain_limit : c.traffic.cycles;
+    const uint64_t offered_cycles = rep.load ? rep.load->warmup + rep.load->measure + rep.load->drain_limit : c.traffic_cycles;
     const double window_node_cycles = static_cast<double>(offered_cycles) * topo.num_endpoints();
     j["background"] =
         StatBlock(background_stats())
-            .set("pattern", c.traffic.pattern)
-            .set("offered_rate", c.traffic.rate)
+            .set("pattern", aggregate_pattern(c))
+            .set("offered_rate", aggregate_rate(c))
             .set("messages", b.messages)
             .set("delivered", b.delivered)
             .set("accepted_flits_per_node_cycle", window_node_cycles > 0 ? b.flits_delivered / window_node_cycles : 0.0)
@@ -126,6 +127,7 @@ std::string summary_json(const RunReport& rep) {
             .set("source_queue.max", static_cast<int64_t>(net.source_queue_max()))
             .set("source_queue.end", static_cast<int64_t>(net.source_queue_now()))
             .json();
+    if (rep.classes) j["classes"] = classes_json(rep, offered_cycles);
   }
   if (rep.load) j["load"] = load_json(*rep.load);
   if (rep.load && rep.load->adaptive) j["warmup"] = warmup_json(*rep.load->adaptive, rep.load->warmup);
@@ -386,6 +388,7 @@ std::string human_summary(const RunReport& rep, const std::string& dir, const st
   if (m.has_background) {
     os << "background:  " << m.background.delivered << " of " << m.background.messages << " packets delivered, latency mean "
        << fixed(m.background.latency.mean, 2) << ", p99 " << m.background.latency.p99 << " cycles\n";
+    if (rep.classes) os << classes_text(rep);
   }
   os << "outputs:     " << dir << "/{" << kSummaryFile;
   for (const OutputFile& f : files) os << ',' << f.name;

@@ -9,6 +9,7 @@
 
 #include "models/network.hpp"
 #include "schedules/schedule.hpp"
+#include "sim/class_metrics.hpp"
 #include "sim/config.hpp"
 #include "sim/load_metrics.hpp"
 #include "sim/metrics.hpp"
@@ -40,6 +41,8 @@ struct RunReport {
   std::optional<LoadMetrics> load;  // a measured load run (traffic.measure_cycles)
   std::optional<RepetitionMetrics> repetitions;  // a repeated schedule (schedule.repeat)
   std::optional<RouterStats> router_stats;       // output.router_stats
+  std::optional<ClassTally> classes;             // traffic.classes: per class
+  std::vector<uint64_t> class_accepted;          // with a window: per class, flits accepted in it
   HostTiming host;
   std::vector<std::string> warnings;
 };

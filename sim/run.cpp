@@ -98,29 +98,37 @@ void require_run_memory(const Config& cfg, size_t messages, size_t hops) {
 // Resolves hotspot nodes and checks the traffic spec against the topology;
 // throws ConfigError naming the file and key.
 void prepare_traffic(Config& cfg, const Topology& topo) {
-  cfg.traffic.hotspots.clear();
-  for (size_t i = 0; i < cfg.hotspot_refs.size(); ++i) {
+  for (size_t c = 0; c < cfg.classes.size(); ++c) {
+    TrafficClass& tc = cfg.classes[c];
+    const std::string at = cfg.classes_given ? "traffic.classes[" + std::to_string(c) + "]" : "traffic";
+    tc.spec.hotspots.clear();
+    for (size_t i = 0; i < tc.hotspot_refs.size(); ++i) {
+      try {
+        tc.spec.hotspots.push_back(resolve_node(topo, tc.hotspot_refs[i]));
+      } catch (const std::invalid_argument& e) {
+        throw ConfigError(cfg.path + ": " + at + ".hotspot.nodes[" + std::to_string(i) + "]: " + e.what());
+      }
+    }
     try {
-      cfg.traffic.hotspots.push_back(resolve_node(topo, cfg.hotspot_refs[i]));
+      check_background(tc.spec, topo);
     } catch (const std::invalid_argument& e) {
-      throw ConfigError(cfg.path + ": traffic.hotspot.nodes[" + std::to_string(i) + "]: " + e.what());
+      throw ConfigError(cfg.path + ": " + at + ": " + e.what());
     }
   }
   record_hotspot_nodes(cfg);
-  try {
-    check_background(cfg.traffic, topo);
-  } catch (const std::invalid_argument& e) {
-    throw ConfigError(cfg.path + ": traffic: " + e.what());
-  }
 }
 
-// The background as the run offers it. A schedule timed against a measurement
-// window keeps the load on until its last repetition has completed (the window
-// stops it: sim/measurement_window.hpp), however long that takes past the drain cap.
-BackgroundSpec background_spec(const Config& cfg) {
-  BackgroundSpec spec = cfg.traffic;
-  if (cfg.window.enabled && cfg.has_schedule) spec.cycles = kMaxTrafficCycles;
-  return spec;
+// The background as the run offers it, one spec per class. A schedule timed
+// against a measurement window keeps the load on until its last repetition has
+// completed (the window stops it: sim/measurement_window.hpp), however long
+// that takes past the drain cap.
+std::vector<BackgroundSpec> background_specs(const Config& cfg) {
+  std::vector<BackgroundSpec> specs;
+  for (const TrafficClass& tc : cfg.classes) {
+    specs.push_back(tc.spec);
+    if (cfg.window.enabled && cfg.has_schedule) specs.back().cycles = kMaxTrafficCycles;
+  }
+  return specs;
 }
 
 // Closes the VCD and moves it into the set. SystemC writes nothing for a run
@@ -297,7 +305,7 @@ int run_command(const RunOptions& opts) {
   Network& net = *new Network("network", topo, np);
   ScheduleExecutor exec(schedule, net, cfg.mode, cfg.repeat.count);
   std::unique_ptr<BackgroundTraffic> background;
-  if (cfg.has_traffic) background = std::make_unique<BackgroundTraffic>(background_spec(cfg), topo);
+  if (cfg.has_traffic) background = std::make_unique<BackgroundTraffic>(background_specs(cfg), topo);
   RepeatedSchedule repeated(cfg.repeat, exec, background.get());
   net.add_traffic(&repeated);
   if (background) net.add_traffic(background.get());
@@ -311,11 +319,12 @@ int run_command(const RunOptions& opts) {
   // Last of the sources: it recycles what the others have seen delivered this cycle.
   std::unique_ptr<MessageRetirement> retirement;
   if (cfg.has_traffic && !cfg.background_rows)
-    retirement = std::make_unique<MessageRetirement>(topo.num_endpoints(), window.get(), cfg.router_stats);
+    retirement = std::make_unique<MessageRetirement>(topo.num_endpoints(), window.get(), cfg.router_stats,
+                                                     cfg.classes_given ? cfg.classes.size() : 0);
   std::unique_ptr<ProgressLog> progress;
   if (opts.progress_seconds > 0 && spdlog::should_log(spdlog::level::info)) {
     progress = std::make_unique<ProgressLog>(cfg.has_schedule ? schedule.num_messages() * cfg.repeat.count : 0,
-                                             cfg.has_traffic ? cfg.traffic.cycles : 0, opts.progress_seconds);
+                                             cfg.has_traffic ? cfg.traffic_cycles : 0, opts.progress_seconds);
     net.add_traffic(progress.get());
   }
   if (retirement) net.add_traffic(retirement.get());
@@ -359,6 +368,11 @@ int run_command(const RunOptions& opts) {
   if (window)
     report.load = compute_load_metrics(net, *window, retirement ? retirement->retired_in_window() : nullptr,
                                        cfg.router_stats);
+  if (cfg.classes_given) {
+    report.classes = tally_classes(net, cfg.classes.size(), window.get(),
+                                   retirement ? retirement->retired_by_class() : nullptr);
+    if (window) report.class_accepted = window->class_accepted();
+  }
   if (window && window->adaptive() && !window->adaptive()->stabilised()) {
     const std::string w = cfg.path + ": traffic.warmup_cycles: auto: latency and accepted rate did not stabilise within " +
                           std::to_string(cfg.window.adaptive.max) +

@@ -27,7 +27,7 @@ MemoryEstimate run_estimate(const Config& cfg, size_t messages, size_t hops) {
   const int inj = cfg.ports.kind == PortKind::OnePort ? 1 : cfg.ports.kind == PortKind::AllPort ? links : cfg.ports.k;
   const double vcs = (nodes * links + endpoints * inj) * cfg.vcs;
   double traffic = 0.0;
-  if (cfg.has_traffic) traffic = cfg.traffic.rate * static_cast<double>(cfg.traffic.cycles) * endpoints;
+  for (const TrafficClass& tc : cfg.classes) traffic += tc.spec.rate * static_cast<double>(cfg.traffic_cycles) * endpoints;
   // output.messages: schedule recycles delivered background records: the table
   // holds the messages under way, which a network that is not saturated keeps
   // to a few per endpoint (and a saturated window stops at its drain cap).

@@ -101,6 +101,12 @@ void check_load_config(const Config& cfg) {
   if (cfg.has_schedule)
     throw ConfigError(cfg.path + ": schedule: saturate measures background traffic alone; remove the schedule "
                                  "(--set schedule=null)");
+  // Its runs set traffic.rate, and its bound is one pattern's: several classes
+  // would need a rule for scaling their rates, which the search does not assume.
+  if (cfg.classes_given)
+    throw ConfigError(cfg.path + ": traffic.classes: saturate searches the rate of one traffic pattern; give "
+                                 "pattern and rate in the traffic section (one class), or sweep the classes' rates "
+                                 "with --set traffic.classes[i].rate=R (docs/load-studies.md, Traffic classes)");
 }
 
 void write_outputs(OutputSet& out, const SaturationReport& rep) {
@@ -122,7 +128,7 @@ int saturate_command(const SaturateOptions& opts) {
   SaturationOptions search;
   try {
     check_load_config(cfg);
-    search = search_options(opts, mean_flits(cfg.traffic));
+    search = search_options(opts, mean_flits(cfg.classes.front().spec));
   } catch (const ConfigError& e) {
     std::cerr << "error: " << e.what() << "\n";
     return kExitInputError;
@@ -151,8 +157,8 @@ int saturate_command(const SaturateOptions& opts) {
   }
   std::error_code ec;
   if (!opts.keep_runs) std::filesystem::remove(children.runs_dir, ec);  // empty by now
-  SaturationReport rep{&cfg, &search, &result, channel_load_bound(cfg.topology, cfg.traffic.pattern),
-                       mean_flits(cfg.traffic)};
+  const BackgroundSpec& traffic = cfg.classes.front().spec;  // the one class (check_load_config)
+  SaturationReport rep{&cfg, &search, &result, channel_load_bound(cfg.topology, traffic.pattern), mean_flits(traffic)};
   try {
     write_outputs(*out, rep);
   } catch (const std::exception& e) {

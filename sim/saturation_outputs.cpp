@@ -130,8 +130,9 @@ std::string saturation_text(const SaturationReport& rep, const std::string& dir)
   const SaturationOptions& o = *rep.options;
   const Config& cfg = *rep.config;
   std::ostringstream os;
-  os << "wormsim " << kWormsimVersion << " saturate: " << cfg.topology.describe() << ", " << cfg.traffic.pattern
-     << " traffic, " << cfg.traffic.injection << " injection, packets of " << fixed_text(rep.mean_flits, 2)
+  const BackgroundSpec& traffic = cfg.classes.front().spec;
+  os << "wormsim " << kWormsimVersion << " saturate: " << cfg.topology.describe() << ", " << traffic.pattern
+     << " traffic, " << traffic.injection << " injection, packets of " << fixed_text(rep.mean_flits, 2)
      << " flits on average\n";
   os << "criterion:   " << o.criterion.names() << " (throughput: accepted < " << fixed_text(1 - o.criterion.tolerance, 2)
      << " x offered; latency: packet latency > " << fixed_text(o.criterion.latency_multiple, 2)

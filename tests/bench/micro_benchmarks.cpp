@@ -80,7 +80,7 @@ struct LoadedMesh {
     b.rate = 0.01;
     b.lengths = {{16, 1.0}};
     b.cycles = 1ULL << 40;  // never ends
-    traffic = std::make_unique<BackgroundTraffic>(b, topo);
+    traffic = std::make_unique<BackgroundTraffic>(std::vector<BackgroundSpec>{b}, topo);
     net->add_traffic(traffic.get());
   }
 };

@@ -79,6 +79,7 @@ const std::vector<GoldenCase>& golden_cases() {
        set({"schedule={algorithm: umesh, source: [2, 5], mode: eager, flits: 9}", "network.dims=[8,8]",
             "network.port_model=k-port", "network.ports=2"})},
       {"load_8x8_uniform", "configs/load_8x8_uniform.yaml", {}},
+      {"load_8x8_two_classes", "configs/load_8x8_two_classes.yaml", {}},
       {"bcast_under_load_8x8", "configs/studies/bcast_under_load_8x8.yaml", {}},
       {"load_8x8_adaptive_warmup_bcast",
        "configs/load_8x8_uniform.yaml",

@@ -514,6 +514,16 @@ TEST(CliRun, FastPathsChangeNothing) {
        "network.dims=[8,8]", "--set",
        "traffic={pattern: hotspot, hotspot: {nodes: [0, 27, 63], fraction: 0.5, weights: [1, 3, 2]}, rate: 0.03, "
        "flits: 6, cycles: 600}"},
+      // Traffic classes (traffic.classes): two in a measured window, then three (bursty, hotspot) under a
+      // repeated broadcast with an adaptive warm-up.
+      {(source_dir() / "configs" / "load_8x8_two_classes.yaml").string(), "--set", "traffic.warmup_cycles=300",
+       "--set", "traffic.measure_cycles=700", "--set", "traffic.classes[1].rate=0.03"},
+      {(source_dir() / "configs" / "load_8x8_two_classes.yaml").string(), "--set",
+       "traffic={warmup_cycles: auto, warmup_sample_cycles: 200, measure_cycles: 600, classes: [{pattern: tornado, "
+       "rate: 0.02, flits: 6, injection: on-off, burst_alpha: 0.1, burst_beta: 0.2}, {name: hot, pattern: hotspot, "
+       "hotspot: {nodes: [27], fraction: 0.4}, rate: 0.01, flits: [4, 12]}, {pattern: uniform, rate: 0.01, "
+       "injection: periodic}]}",
+       "--set", "schedule={algorithm: eye, source: eye, mode: eager, flits: 8, repeat: {count: 3, gap_cycles: 40}}"},
   };
   TempDir tmp;
   for (size_t c = 0; c < cases.size(); ++c) {

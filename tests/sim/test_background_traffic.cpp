@@ -26,7 +26,7 @@ BgRun run_background(const TopologySpec& spec, const BackgroundSpec& b, const Sc
   p.buffer_flits = 8;
   r.run.net = std::make_unique<Network>("network", *r.run.topo, p);
   r.run.exec = std::make_unique<ScheduleExecutor>(s, *r.run.net, ExecutionMode::Barrier);
-  r.bg = std::make_unique<BackgroundTraffic>(b, *r.run.topo);
+  r.bg = std::make_unique<BackgroundTraffic>(std::vector<BackgroundSpec>{b}, *r.run.topo);
   EXPECT_NO_THROW(check_background(b, *r.run.topo));
   r.run.net->add_traffic(r.run.exec.get());
   r.run.net->add_traffic(r.bg.get());

@@ -138,7 +138,7 @@ TEST_P(PatternTheory, ZeroLoadLatencyIsTheMeanHopFormula) {
   p.buffer_flits = 8;  // covers the credit round trip (t_r + t_l + credit delay = 6): no credit stalls
   run.net = std::make_unique<Network>("network", *run.topo, p);
   run.exec = std::make_unique<ScheduleExecutor>(empty, *run.net, ExecutionMode::Barrier);
-  BackgroundTraffic bg(b, *run.topo);
+  BackgroundTraffic bg({b}, *run.topo);
   run.net->add_traffic(run.exec.get());
   run.net->add_traffic(&bg);
   sc_core::sc_start();
