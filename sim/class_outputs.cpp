@@ -60,6 +60,24 @@ ojson classes_json(const RunReport& rep, uint64_t offered_cycles) {
   return out;
 }
 
+std::string class_latency_csv(const RunReport& rep) {
+  CsvText os;
+  os << class_latency_columns().csv_header();
+  const auto rows = [&os](const std::string& name, const char* which, const LatencyHistogram& h) {
+    for (const auto& [cycles, messages] : h.counts()) os << name << ',' << which << ',' << cycles << ',' << messages << '\n';
+  };
+  const Config& c = *rep.config;
+  for (size_t i = 0; i < c.classes.size(); ++i) {
+    const ClassFigures& f = rep.classes->figures()[i];
+    const std::string& name = c.classes[i].name;  // letters, digits, _ . - only: never quoted
+    rows(name, "latency", f.latency);
+    if (!rep.load) continue;
+    rows(name, "packet_latency", f.packet);
+    rows(name, "network_latency", f.network);
+  }
+  return std::move(os).str();
+}
+
 std::string classes_text(const RunReport& rep) {
   const Config& c = *rep.config;
   const double endpoints = static_cast<double>(rep.network->topology().num_endpoints());

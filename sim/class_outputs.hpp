@@ -19,6 +19,8 @@ nlohmann::ordered_json classes_json(const RunReport& report, uint64_t offered_cy
 // delivered, latency mean M, p99 P cycles" and, with a window, "; window:
 // offered O, accepted A flits/node/cycle, packet latency mean L cycles".
 std::string classes_text(const RunReport& report);
+// latency.csv: each class's latency histograms, in class order, values increasing.
+std::string class_latency_csv(const RunReport& report);
 
 // The background block's pattern and offered rate over all classes: the
 // patterns joined by "+" (the plain form's one pattern), the rates summed.

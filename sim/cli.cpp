@@ -97,7 +97,8 @@ int dispatch(int argc, char** argv) {
 
   RunOptions run;
   auto* run_cmd = app.add_subcommand("run", "Simulate a config; writes summary.json, messages.csv, links.csv, "
-                                            "steps.csv, routes.csv (and repetitions.csv for schedule.repeat; routers.csv, "
+                                            "steps.csv, routes.csv (and repetitions.csv for schedule.repeat, warmup.csv for "
+                                            "an adaptive warm-up, latency.csv for traffic.classes; routers.csv, "
                                             "vcs.csv and hops.csv for output.router_stats) to the "
                                             "output folder and prints a summary");
   run_cmd->add_option("config", run.config_path, "YAML config file (see docs/config-reference.md)")->required();

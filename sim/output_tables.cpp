@@ -146,6 +146,17 @@ const StatTable kClassLoad{
     "only with traffic.classes and traffic.measure_cycles", 29, class_load_fields()};
 WORMSIM_DECLARE_STATS(kClassLoad);
 
+const StatTable kClassLatencyRows{
+    "latency.csv", "", "each traffic class's latency histograms: the counts behind the percentiles of summary.json classes",
+    "only with traffic.classes", 91,
+    {{"class", T, "", "the class's name (traffic.classes[i].name)"},
+     {"latency", T, "",
+      "which latency: `latency` (every delivered message, delivered - created, as classes.latency), "
+      "`packet_latency` or `network_latency` (the packets created in the measurement window, as classes.load)"},
+     {"cycles", I, "cycles", "the latency value"},
+     {"messages", I, "messages", "delivered messages with that latency (values with none are left out)"}}};
+WORMSIM_DECLARE_STATS(kClassLatencyRows);
+
 const StatTable kWarmup{
     "summary.json", "warmup", "an adaptive warm-up: how the measurement window's opening was found",
     "only with traffic.warmup_cycles: auto", 26,
@@ -379,6 +390,7 @@ const StatTable& background_stats() { return kBackground; }
 const StatTable& load_stats() { return kLoad; }
 const StatTable& class_stats() { return kClasses; }
 const StatTable& class_load_stats() { return kClassLoad; }
+const StatTable& class_latency_columns() { return kClassLatencyRows; }
 const StatTable& warmup_stats() { return kWarmup; }
 const StatTable& warmup_columns() { return kWarmupRows; }
 const StatTable& repetition_stats() { return kRepetitions; }

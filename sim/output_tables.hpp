@@ -13,6 +13,7 @@ const StatTable& background_stats();   // summary.json "background"
 const StatTable& load_stats();         // summary.json "load"
 const StatTable& class_stats();        // summary.json "classes": one entry per class
 const StatTable& class_load_stats();   // summary.json "classes" entries' "load"
+const StatTable& class_latency_columns();  // latency.csv
 const StatTable& warmup_stats();       // summary.json "warmup"
 const StatTable& warmup_columns();     // warmup.csv
 const StatTable& repetition_stats();   // summary.json "repetitions"

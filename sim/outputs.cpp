@@ -339,6 +339,7 @@ void write_csv_outputs(OutputSet& set, const RunReport& rep) {
   set.add("routes.csv", routes_csv(rep));
   if (rep.repetitions) set.add("repetitions.csv", repetitions_csv(*rep.repetitions));
   if (rep.load && rep.load->adaptive) set.add("warmup.csv", warmup_csv(*rep.load->adaptive));
+  if (rep.classes) set.add("latency.csv", class_latency_csv(rep));
   if (rep.router_stats) {
     set.add("routers.csv", routers_csv(*rep.network, *rep.router_stats));
     set.add("vcs.csv", vcs_csv(*rep.network, *rep.router_stats));

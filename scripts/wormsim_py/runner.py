@@ -16,8 +16,8 @@ import subprocess
 import sys
 import time
 
-OUTPUT_FILES = ("summary.json", "messages.csv", "links.csv", "steps.csv", "routes.csv", "repetitions.csv", "curve.csv",
-                "curve.svg")
+OUTPUT_FILES = ("summary.json", "messages.csv", "links.csv", "steps.csv", "routes.csv", "repetitions.csv", "warmup.csv",
+                "latency.csv", "routers.csv", "vcs.csv", "hops.csv", "curve.csv", "curve.svg")
 STDERR_FILE = "stderr.log"
 COMMAND_FILE = "command.sh"
 STDERR_TAIL_LINES = 8

@@ -69,6 +69,10 @@ TEST(CliTrafficClasses, AListOfOneClassIsThePlainForm) {
     for (json* j : {&a, &b}) j->erase("config");
     const json cls = b.at("classes").at(0);
     b.erase("classes");
+    // latency.csv, the classes' histograms, comes with traffic.classes only.
+    EXPECT_TRUE(b.at("outputs").contains("latency.csv"));
+    EXPECT_FALSE(fs::exists(tmp / "plain" / "latency.csv"));
+    b.at("outputs").erase("latency.csv");
     EXPECT_EQ(a, b);
     EXPECT_FALSE(plain.contains("classes"));
     // The one class is the whole background.
@@ -168,6 +172,28 @@ TEST(CliTrafficClasses, PerClassFiguresAreTheirRowsAndAddUpToTheAggregate) {
   const double node_cycles = 64.0 * 3000;
   int64_t packets = 0, delivered = 0, messages = 0;
   double offered = 0;
+  // latency.csv: (class, which latency) -> {cycles -> messages}, in file order.
+  std::map<std::pair<std::string, std::string>, std::map<uint64_t, uint64_t>> histograms;
+  std::vector<std::string> order;
+  EXPECT_EQ(read_file(tmp / "r" / "latency.csv").substr(0, 30), "class,latency,cycles,messages\n");
+  uint64_t last = 0;
+  for (const auto& row : csv_rows(tmp / "r" / "latency.csv")) {
+    const std::string key = row.at("class") + "/" + row.at("latency");
+    const uint64_t cycles = std::stoull(row.at("cycles")), count = std::stoull(row.at("messages"));
+    if (order.empty() || order.back() != key) order.push_back(key);
+    else EXPECT_GT(cycles, last) << "values increase within a histogram: " << key;
+    last = cycles;
+    EXPECT_GT(count, 0u) << key;
+    histograms[{row.at("class"), row.at("latency")}][cycles] = count;
+  }
+  EXPECT_EQ(order, (std::vector<std::string>{"near/latency", "near/packet_latency", "near/network_latency",
+                                             "far/latency", "far/packet_latency", "far/network_latency"}));
+  const auto expect_histogram = [&](const std::string& cls, const std::string& which,
+                                    const std::vector<uint64_t>& values) {
+    std::map<uint64_t, uint64_t> want;
+    for (uint64_t v : values) ++want[v];
+    EXPECT_EQ((histograms[{cls, which}]), want) << cls << " " << which;
+  };
   for (int c = 0; c < 2; ++c) {
     SCOPED_TRACE("class " + std::to_string(c));
     const json& cls = s.at("classes").at(c);
@@ -192,6 +218,10 @@ TEST(CliTrafficClasses, PerClassFiguresAreTheirRowsAndAddUpToTheAggregate) {
     EXPECT_DOUBLE_EQ(l.at("accepted_flits_per_node_cycle").get<double>(), static_cast<double>(accepted_flits) / node_cycles);
     expect_distribution(l.at("packet_latency"), window_packet, "packet latency");
     expect_distribution(l.at("network_latency"), window_network, "network latency");
+    const std::string name = cls.at("name").get<std::string>();
+    expect_histogram(name, "latency", latency);
+    expect_histogram(name, "packet_latency", window_packet);
+    expect_histogram(name, "network_latency", window_network);
     packets += l.at("packets").get<int64_t>();
     delivered += l.at("delivered").get<int64_t>();
     messages += cls.at("messages").get<int64_t>();

@@ -102,7 +102,8 @@ def test_every_declared_column_and_metric_is_documented_and_nothing_else(stats):
     docs = _metric_doc_names()
     for table, section in (("messages.csv", "messages.csv"), ("links.csv", "links.csv"),
                            ("steps.csv", "steps.csv"), ("repetitions.csv", "repetitions.csv"),
-                           ("routers.csv", "routers.csv"), ("vcs.csv", "vcs.csv"), ("hops.csv", "hops.csv")):
+                           ("routers.csv", "routers.csv"), ("vcs.csv", "vcs.csv"), ("hops.csv", "hops.csv"),
+                           ("latency.csv", "latency.csv")):
         declared = {s["name"] for s in stats if s["file"] == table}
         assert docs.get(section) == declared, table
     declared = {s["name"] for s in stats if s["block"] == "metrics"}
