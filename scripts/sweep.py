@@ -46,8 +46,37 @@ CHECK_TIMEOUT = 120.0  # seconds for one `wormsim config check`
 SHOWN_CHECK_FAILURES = 5  # distinct messages of refused points printed
 
 
+MAX_CHUNK = 64  # points per `wormsim batch`: a chunk's rows arrive when its last point ends
+CHUNKS_PER_WORKER = 4  # enough chunks to keep every worker busy to the end
+# the config keys that decide the network a point runs on (sim/batch_network.cpp): points that
+# agree on them run in batches; a point the batch refuses after all runs on its own
+NETWORK_KEYS = ("network", "timing", "run.max_cycles", "run.watchdog_cycles", "run.fast_paths")
+
+
 class SweepError(Exception):
     pass
+
+
+def chunk_size(n, workers):
+    return max(1, min(MAX_CHUNK, -(-n // (CHUNKS_PER_WORKER * max(1, workers)))))
+
+
+def network_of(point):
+    return tuple((k, specmod.set_text(v)) for k, v in point.sets
+                 if any(k == n or k.startswith(n + ".") for n in NETWORK_KEYS))
+
+
+def make_chunks(points, workers, batch):
+    """The tasks of a sweep, in point order: lists of points of one network (one `wormsim batch`
+    each), or single points (one `wormsim run`) without `batch`."""
+    if not batch:
+        return [[p] for p in points]
+    groups = {}
+    for p in points:
+        groups.setdefault(network_of(p), []).append(p)
+    size = chunk_size(len(points), workers)
+    chunks = [g[i:i + size] for g in groups.values() for i in range(0, len(g), size)]
+    return sorted(chunks, key=lambda c: c[0].index)
 
 
 def parse_args(argv):
@@ -77,6 +106,9 @@ def parse_args(argv):
                    help="run the points `wormsim config check` accepts; the others get an error row instead "
                         "of stopping the sweep")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--no-batch", action="store_true",
+                   help="one `wormsim run` process per point, also for points that share a network (by default "
+                        "those run in chunks, one `wormsim batch` each: docs/sweeps.md, \"Batches\")")
     args = p.parse_args(argv)
     if args.workers is not None and args.workers < 1:
         p.error("--workers: expected an integer >= 1")
@@ -104,11 +136,12 @@ def _one_line(text):
     return " | ".join(ln.strip() for ln in text.splitlines() if ln.strip())
 
 
-def check_points(wormsim, sp, points, show_progress=True):
+def check_points(wormsim, sp, points, show_progress=True, batch=False):
     """{point id: message} for the points whose overrides `wormsim config check` refuses.
 
     Each distinct override list is checked once (points may share one, e.g. tags that only
-    name a combination); the checks run in parallel threads, one wormsim process each.
+    name a combination); the checks run in parallel threads, one wormsim process each, or
+    with `batch` (the binary has `wormsim batch`) one `wormsim batch --check` per chunk of lists.
     """
     by_sets = {}
     for p in points:
@@ -130,14 +163,27 @@ def check_points(wormsim, sp, points, show_progress=True):
             return None
         return _one_line(proc.stderr) or _one_line(proc.stdout) or f"wormsim config check exited with {proc.returncode}"
 
-    jobs = max(1, min(len(by_sets), 2 * len(os.sched_getaffinity(0))))
+    def check_many(keys):
+        # one `wormsim batch --check` for many override lists; one process per list without it
+        results = runner.check_chunk(wormsim, sp.base, [list(k) for k in keys]) if batch else None
+        if results is None:
+            return [check(k) for k in keys]
+        return [None if code == 0 else (_one_line(err) or f"wormsim config check exited with {code}")
+                for code, err in results]
+
+    cpus = len(os.sched_getaffinity(0)) or 1
+    jobs = max(1, min(len(by_sets), 2 * cpus))
+    keys = list(by_sets)
+    size = chunk_size(len(keys), jobs) if batch else 1
+    chunks = [keys[i:i + size] for i in range(0, len(keys), size)]
     # generating big schedules takes a while (a 10-cube total exchange): a bar after 2 s
     bar = progress.Progress(len(by_sets), label="checking", enabled=show_progress, delay=2.0)
     messages = []
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        for msg in pool.map(check, by_sets):
-            messages.append(msg)
-            bar.update()
+        for msgs in pool.map(check_many, chunks):
+            messages.extend(msgs)
+            for _ in msgs:
+                bar.update()
     bar.close()
     refused = {}
     for key, msg in zip(by_sets, messages):
@@ -278,7 +324,8 @@ def main(argv=None):
               f"(build it, or give --wormsim PATH or WORMSIM_BIN)", file=sys.stderr)
         return EXIT_INPUT
     # every point's overrides go through wormsim's own checker before anything is written
-    refused = check_points(wormsim, sp, points, not args.no_progress)
+    batch = sp.saturate is None and not args.no_batch and runner.batch_supported(wormsim)
+    refused = check_points(wormsim, sp, points, not args.no_progress, batch)
     if refused:
         report_refused(sp, points, refused, args.skip_invalid)
         if not args.skip_invalid:
@@ -369,14 +416,24 @@ def main(argv=None):
             session = secrets.token_hex(4)
             futures = []
             by_key = {}
-            for p in todo:
-                task = {"point": p.id, "wormsim": wormsim, "base": sp.base, "out": table.point_dir(sp.output, p.id),
+
+            def task_of(p):
+                return {"point": p.id, "wormsim": wormsim, "base": sp.base, "out": table.point_dir(sp.output, p.id),
                         "sets": [(k, specmod.set_text(v)) for k, v in p.sets], "timeout": sp.timeout,
                         "saturate": None if sp.saturate is None else sp.saturate_args()}
-                fut = client.submit(runner.run_point, task, key=f"wormsim-point-{p.id}-{session}",
-                                    pure=False, retries=0, priority=-p.index)
+
+            workers = sum(client.nthreads().values()) or 1
+            for chunk in make_chunks(todo, workers, batch):
+                p = chunk[0]
+                if len(chunk) == 1:
+                    fut = client.submit(runner.run_point, task_of(p), key=f"wormsim-point-{p.id}-{session}",
+                                        pure=False, retries=0, priority=-p.index)
+                else:
+                    fut = client.submit(runner.run_chunk, [task_of(q) for q in chunk],
+                                        key=f"wormsim-batch-{p.id}-{session}", pure=False, retries=0,
+                                        priority=-p.index)
                 futures.append(fut)
-                by_key[fut.key] = p
+                by_key[fut.key] = chunk
             bar = progress.Progress(done_before + len(todo), done=done_before, enabled=not args.no_progress)
             last_write = time.monotonic()
             pending_write = False
@@ -395,16 +452,21 @@ def main(argv=None):
                     continue
                 fut, result = next(ac)
                 pending.discard(fut.key)
-                p = by_key[fut.key]
-                if not isinstance(result, dict):
+                chunk = by_key[fut.key]
+                if isinstance(result, dict):
+                    results = [result]
+                elif isinstance(result, list):
+                    results = result
+                else:
                     # a task error arrives as (type, exception, traceback), a cancelled one as the exception
                     e = result[1] if isinstance(result, tuple) else result
-                    result = {"status": "error", "exit_code": None,
-                              "error": f"task failed on the cluster: {type(e).__name__}: {e}"}
-                rows[p.id] = table.make_row(p, result)
-                bad = table.has_error(rows[p.id])
-                failed += bad
-                bar.update(failed=bad)
+                    results = [{"status": "error", "exit_code": None,
+                                "error": f"task failed on the cluster: {type(e).__name__}: {e}"}] * len(chunk)
+                for p, res in zip(chunk, results):
+                    rows[p.id] = table.make_row(p, res)
+                    bad = table.has_error(rows[p.id])
+                    failed += bad
+                    bar.update(failed=bad)
                 pending_write = True
                 if time.monotonic() - last_write >= WRITE_INTERVAL:
                     write_table()
@@ -413,13 +475,13 @@ def main(argv=None):
                 fut.release()
             if no_workers:
                 client.cancel([f for f in futures if f.key in pending])
-                not_run = len(pending)
+                not_run = sum(len(by_key[key]) for key in pending)
                 for key in pending:
-                    p = by_key[key]
-                    rows[p.id] = table.make_row(p, {
-                        "status": "error", "exit_code": None,
-                        "error": f"not run: the cluster had no worker for {args.worker_timeout:g} s"})
-                    failed += 1
+                    for p in by_key[key]:
+                        rows[p.id] = table.make_row(p, {
+                            "status": "error", "exit_code": None,
+                            "error": f"not run: the cluster had no worker for {args.worker_timeout:g} s"})
+                        failed += 1
             if pending_write:
                 write_table()
     except KeyboardInterrupt:

@@ -17,6 +17,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
+bool g_syncs_deferred = false;
+
 // Writes all of `content` to fd; returns 0 or the errno of the failure.
 int write_all(int fd, const std::string& content) {
   size_t done = 0;
@@ -59,6 +61,9 @@ void write_in_place(const std::string& shown, const fs::path& target, const std:
 
 }  // namespace
 
+void defer_syncs() { g_syncs_deferred = true; }
+bool syncs_deferred() { return g_syncs_deferred; }
+
 void write_stdout(const std::string& content) {
   std::cout << content << std::flush;
   if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout))
@@ -97,7 +102,7 @@ void write_file_atomically(const std::string& path, const std::string& content, 
     ::unlink(tmp.c_str());
     throw std::runtime_error(path + ": cannot write: " + std::strerror(err));
   }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
+  if ((!g_syncs_deferred && ::fsync(fd) != 0) || ::close(fd) != 0) {
     const std::string why = std::strerror(errno);
     ::unlink(tmp.c_str());
     throw std::runtime_error(path + ": cannot write: " + why);

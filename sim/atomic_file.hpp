@@ -11,6 +11,15 @@ namespace wormsim {
 // Throws std::runtime_error naming the path if any part fails.
 void write_file_atomically(const std::string& path, const std::string& content, int mode = -1);
 
+// From now on in this process, files are renamed into place without being
+// flushed to disk first (and folders are not synced): the caller makes them
+// durable later, many at once (`wormsim batch` runs syncfs(2) before it reports
+// its points; docs/reliability.md, "Batches"). Readers still never see a
+// half-written file while the machine runs; after a crash, a set whose bytes
+// did not reach the disk fails its summary.json manifest check.
+void defer_syncs();
+bool syncs_deferred();
+
 // Writes a command's output file the way a user means `-o PATH`: "-" is
 // standard output; a symlink is written through to its target; a character
 // device (/dev/null) or FIFO is written to in place; a regular file, or a path

@@ -17,6 +17,7 @@
 #include "models/limits.hpp"
 #include "models/memory_guard.hpp"
 #include "models/topology_shape.hpp"
+#include "sim/batch_command.hpp"
 #include "sim/did_you_mean.hpp"
 #include "sim/run.hpp"
 #include "sim/saturate_command.hpp"
@@ -114,6 +115,23 @@ int dispatch(int argc, char** argv) {
                       "Also write a timeline: perfetto (trace.json, Chrome trace events) or vcd (trace.vcd, small "
                       "networks); overrides output.trace")
       ->check(CLI::IsMember({"none", "perfetto", "vcd"}));
+
+  BatchOptions batch;
+  auto* batch_cmd = app.add_subcommand(
+      "batch", "Run many points of one network in one process: the network is elaborated once and each point, a "
+               "line {\"out\": FOLDER, \"set\": [\"key=value\", ...]} of the points file (JSON lines), runs on it "
+               "and writes exactly what `run CONFIG --set ... --out FOLDER --quiet` writes. A point whose network "
+               "differs (network.*, timing.*, run.max_cycles, run.watchdog_cycles, run.fast_paths) is refused; a "
+               "failing point does not stop the others. Prints one JSON line per point (line, out, exit_code, error, "
+               "stderr) once all have run and their outputs are synced to disk; exits with the highest exit code of "
+               "its points (docs/sweeps.md, \"Batches\")");
+  batch_cmd->add_option("config", batch.config_path, "YAML config every point starts from")->required();
+  batch_cmd->add_option("--points", batch.points_path, "Points file: one JSON object per line")->required();
+  batch_cmd->add_option("--timeout", batch.timeout, "Seconds a point may run before it is killed (default: no limit)")
+      ->check(CLI::Range(0.0, 1e9));
+  batch_cmd->add_flag("--strict", batch.strict, "Treat schedule warnings (port-model violations) as errors");
+  batch_cmd->add_flag("--check", batch.check,
+                      "Only check each point as `config check` would (nothing is simulated or written)");
 
   RunOptions cfg_check;
   auto* config_cmd = app.add_subcommand("config", "Check configs without simulating, or list every config key");
@@ -242,6 +260,7 @@ int dispatch(int argc, char** argv) {
   return run_guarded(
       [&]() -> int {
         if (app.got_subcommand("run")) return run_command(run);
+        if (batch_cmd->parsed()) return batch_command(batch);
         if (sat_cmd->parsed()) {
           sat.low_given = low_opt->count() > 0;
           sat.high_given = high_opt->count() > 0;

@@ -29,6 +29,7 @@ std::string errno_text() { return std::strerror(errno); }
 // Makes the removals and renames of a set durable in order, so that after a
 // crash the folder never shows the new CSVs beside the old summary.
 void sync_folder(const std::string& dir) {
+  if (syncs_deferred()) return;
   const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0) return;
   ::fsync(fd);

@@ -13,6 +13,7 @@
 #include <tuple>
 #include <unistd.h>
 #include <memory>
+#include <optional>
 
 #include <spdlog/spdlog.h>
 #include <sysc/tracing/sc_tracing_ids.h>
@@ -262,17 +263,7 @@ double peak_rss_mib() {
 }
 }  // namespace
 
-int run_command(const RunOptions& opts) {
-  const auto t0 = Clock::now();
-  RunInputs in;
-  if (const int code = load_run_inputs(opts, in)) return code;
-  Config& cfg = in.cfg;
-  Schedule& schedule = in.schedule;
-  const Topology topo(cfg.topology);
-  TraceKind trace = TraceKind::None;
-  parse_trace_kind(cfg.trace, trace);
-  RunReport report;
-  report.warnings = in.warnings;
+NetworkParams network_params(const Config& cfg) {
   NetworkParams np;
   np.vcs = cfg.vcs;
   np.buffer_flits = cfg.buffer_flits;
@@ -282,6 +273,25 @@ int run_command(const RunOptions& opts) {
   np.watchdog_cycles = cfg.watchdog_cycles;
   np.fast_paths = cfg.fast_paths;
   np.routing = cfg.routing;
+  return np;
+}
+
+int run_command(const RunOptions& opts) {
+  const auto t0 = Clock::now();
+  RunInputs in;
+  if (const int code = load_run_inputs(opts, in)) return code;
+  return run_loaded(opts, in, t0, nullptr);
+}
+
+int run_loaded(const RunOptions& opts, RunInputs& in, std::chrono::steady_clock::time_point t0, Network* built) {
+  Config& cfg = in.cfg;
+  Schedule& schedule = in.schedule;
+  std::optional<Topology> own_topology;  // a batch's network brings its own
+  const Topology& topo = built ? built->topology() : own_topology.emplace(cfg.topology);
+  TraceKind trace = TraceKind::None;
+  parse_trace_kind(cfg.trace, trace);
+  RunReport report;
+  report.warnings = in.warnings;
   const auto t_elab = Clock::now();
   if (trace == TraceKind::Vcd && topo.num_links() > kMaxVcdLinks) {
     std::cerr << "error: " << cfg.path << ": output.trace: vcd traces are for small networks (at most " << kMaxVcdLinks
@@ -302,7 +312,7 @@ int run_command(const RunOptions& opts) {
   // Deliberately never destroyed: SystemC removes modules one by one, which is
   // quadratic in their number (seconds for 64k modules), and the process exits
   // as soon as the outputs are written (sim/main.cpp).
-  Network& net = *new Network("network", topo, np);
+  Network& net = built ? *built : *new Network("network", topo, network_params(cfg));
   ScheduleExecutor exec(schedule, net, cfg.mode, cfg.repeat.count);
   std::unique_ptr<BackgroundTraffic> background;
   if (cfg.has_traffic) background = std::make_unique<BackgroundTraffic>(background_specs(cfg), topo);

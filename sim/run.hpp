@@ -3,6 +3,7 @@
 // one elaboration per process).
 #pragma once
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,17 @@ struct RunInputs {
 int load_run_inputs(const RunOptions& opts, RunInputs& in);
 
 int run_command(const RunOptions& opts);
+
+class Network;
+struct NetworkParams;
+// The network a config elaborates (with its topology, Topology(cfg.topology)).
+NetworkParams network_params(const Config& cfg);
+
+// The part of run_command after load_run_inputs: elaborates the network (or
+// runs on `built`, a network elaborated from a config with the same
+// network_params and topology that has never run: `wormsim batch`), simulates
+// and writes the output set. t0: when the run started, for the host timings.
+int run_loaded(const RunOptions& opts, RunInputs& in, std::chrono::steady_clock::time_point t0, Network* built);
 
 // `wormsim config check`: everything `run` checks before it simulates, and
 // nothing else; prints one line on success.

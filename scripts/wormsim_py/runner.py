@@ -11,9 +11,11 @@ file system).
 import json
 import os
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 
 OUTPUT_FILES = ("summary.json", "messages.csv", "links.csv", "steps.csv", "routes.csv", "repetitions.csv", "warmup.csv",
@@ -95,16 +97,11 @@ def die_with_parent():
     return preexec
 
 
-def run_point(task):
-    """Run one point. task: dict with point, wormsim, base, sets [(key, yaml_text)], out, timeout.
-
-    Returns a dict: point, status, exit_code, error, host.sweep_seconds, and "summary" (the
-    summary_extract of summary.json, None without one). Never raises for a failed run:
-    failures have an error.
-    """
-    start = time.monotonic()
+def _prepare(task, row, start):
+    """Clear the point's folder of an earlier run's outputs and write its command.sh (the
+    `wormsim run` that reproduces it, also for a point run in a batch). Returns the command,
+    or None with the row's error set."""
     out = task["out"]
-    row = {"point": task["point"]}
     try:
         os.makedirs(out, exist_ok=True)
         for name in OUTPUT_FILES + (STDERR_FILE,):
@@ -118,29 +115,20 @@ def run_point(task):
     except OSError as e:
         row.update(status="error", exit_code=None, error=f"cannot prepare {out}: {e}")
         row["host.sweep_seconds"] = time.monotonic() - start
-        return row
-
+        return None
     if not (os.path.isfile(task["wormsim"]) and os.access(task["wormsim"], os.X_OK)):
         row.update(status="error", exit_code=None,
                    error=f"wormsim binary not found or not executable on worker {os.uname().nodename}: "
                          f"{task['wormsim']}")
         row["host.sweep_seconds"] = time.monotonic() - start
-        return row
+        return None
+    return cmd
 
+
+def _finish(task, row, exit_code, error, seconds):
+    """The rest of the row from the point's folder: summary, status, exit code and error."""
+    out = task["out"]
     stderr_path = os.path.join(out, STDERR_FILE)
-    timeout = task.get("timeout")
-    exit_code = None
-    error = None
-    with open(stderr_path, "wb") as err:
-        try:
-            proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                  stderr=err, timeout=timeout, cwd=out, preexec_fn=die_with_parent())
-            exit_code = proc.returncode
-        except subprocess.TimeoutExpired:
-            error = f"timeout: killed after {timeout} s"
-        except OSError as e:
-            error = f"cannot start {task['wormsim']}: {e}"
-
     summary = None
     summary_path = os.path.join(out, "summary.json")
     if os.path.exists(summary_path):
@@ -159,8 +147,130 @@ def run_point(task):
     if error is None and summary is None:
         error = "wormsim exited with 0 but wrote no summary.json"
     row["error"] = error
-    row["host.sweep_seconds"] = round(time.monotonic() - start, 6)
+    row["host.sweep_seconds"] = round(seconds, 6)
     return row
+
+
+def run_point(task):
+    """Run one point. task: dict with point, wormsim, base, sets [(key, yaml_text)], out, timeout.
+
+    Returns a dict: point, status, exit_code, error, host.sweep_seconds, and "summary" (the
+    summary_extract of summary.json, None without one). Never raises for a failed run:
+    failures have an error.
+    """
+    start = time.monotonic()
+    out = task["out"]
+    row = {"point": task["point"]}
+    cmd = _prepare(task, row, start)
+    if cmd is None:
+        return row
+
+    stderr_path = os.path.join(out, STDERR_FILE)
+    timeout = task.get("timeout")
+    exit_code = None
+    error = None
+    with open(stderr_path, "wb") as err:
+        try:
+            proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                  stderr=err, timeout=timeout, cwd=out, preexec_fn=die_with_parent())
+            exit_code = proc.returncode
+        except subprocess.TimeoutExpired:
+            error = f"timeout: killed after {timeout} s"
+        except OSError as e:
+            error = f"cannot start {task['wormsim']}: {e}"
+    return _finish(task, row, exit_code, error, time.monotonic() - start)
+
+
+def batch_supported(wormsim):
+    """Whether this wormsim binary has the `batch` command (test stand-ins may not)."""
+    try:
+        return subprocess.run([wormsim, "batch", "--help"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL, timeout=10).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+def _points_file(tasks, line_of):
+    """Writes the points file of a batch beside the points' folders; returns its path."""
+    folder = os.path.dirname(os.path.abspath(tasks[0]["out"]))
+    fd, path = tempfile.mkstemp(prefix=".batch-", suffix=".jsonl", dir=folder)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        for t in tasks:
+            f.write(json.dumps(line_of(t)) + "\n")
+    return path
+
+
+def _run_batch(wormsim, base, points_file, extra):
+    """`wormsim batch`'s per-point results by output folder ({} when it did not run)."""
+    cmd = [wormsim, "batch", base, "--points", points_file, *extra]
+    try:
+        proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True, errors="replace",
+                              preexec_fn=die_with_parent())
+    except OSError:
+        return {}
+    results = {}
+    for line in proc.stdout.splitlines():
+        try:
+            r = json.loads(line)
+            results[r["out"]] = r
+        except (ValueError, KeyError, TypeError):
+            continue
+    return results
+
+
+def run_chunk(chunk):
+    """Run the points of one network in one `wormsim batch` (docs/sweeps.md, "Batches").
+
+    chunk: list of run_point tasks of the same wormsim, base and timeout, whose points share a
+    network. Returns their rows, as run_point would. A point the batch refuses (its network
+    differs after all) or does not report runs on its own with run_point.
+    """
+    start = time.monotonic()
+    rows, ready = {}, []
+    for task in chunk:
+        row = {"point": task["point"]}
+        if _prepare(task, row, start) is None:
+            rows[task["point"]] = row
+        else:
+            ready.append(task)
+    results = {}
+    if ready:
+        first = ready[0]
+        extra = ["--timeout", repr(float(first["timeout"]))] if first.get("timeout") else []
+        path = _points_file(ready, lambda t: {"out": t["out"], "set": [f"{k}={v}" for k, v in t["sets"]]})
+        try:
+            results = _run_batch(first["wormsim"], first["base"], path, extra)
+        finally:
+            os.unlink(path)
+    for task in ready:
+        r = results.get(task["out"])
+        if r is None or r.get("refused"):
+            rows[task["point"]] = run_point(task)
+            continue
+        row = {"point": task["point"]}
+        with open(os.path.join(task["out"], STDERR_FILE), "w", encoding="utf-8") as f:
+            f.write(r.get("stderr") or "")
+        error = None
+        if r.get("exit_code") is None:
+            err = r.get("error") or "no exit code"
+            error = f"timeout: killed after {task.get('timeout')} s" if err.startswith("timeout:") else err
+        rows[task["point"]] = _finish(task, row, r.get("exit_code"), error, r.get("seconds") or 0.0)
+    return [rows[t["point"]] for t in chunk]
+
+
+def check_chunk(wormsim, base, sets_lists):
+    """`wormsim config check` of each override list, in one `wormsim batch --check`: a list of
+    (exit code or None, stderr text), in order; None when the batch did not run."""
+    folder = tempfile.mkdtemp(prefix="wormsim-check-")
+    try:
+        tasks = [{"out": os.path.join(folder, str(i)), "sets": sets} for i, sets in enumerate(sets_lists)]
+        path = _points_file(tasks, lambda t: {"out": t["out"], "set": [f"{k}={v}" for k, v in t["sets"]]})
+        results = _run_batch(wormsim, base, path, ["--check"])
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    if len(results) != len(sets_lists):
+        return None
+    return [(results[t["out"]].get("exit_code"), results[t["out"]].get("stderr") or "") for t in tasks]
 
 
 class IgnoreSigint:

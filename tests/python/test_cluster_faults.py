@@ -53,9 +53,9 @@ def descendants(root, procs):
 
 def test_killed_driver_leaves_no_simulator_running(tmp_path):
     # a slow stand-in for wormsim whose command line carries the point's --out folder (and which
-    # accepts every config at the sweep's check)
+    # accepts every config at the sweep's check, and has no `batch`: each point is a process of its own)
     slow = tmp_path / "slow-wormsim"
-    slow.write_text('#!/bin/sh\n[ "$1" = config ] && exit 0\nexec /usr/bin/python3 -c "import time; time.sleep(300)" "$@"\n')
+    slow.write_text('#!/bin/sh\n[ "$1" = config ] && exit 0\n[ "$1" = batch ] && exit 2\nexec /usr/bin/python3 -c "import time; time.sleep(300)" "$@"\n')
     slow.chmod(0o755)
     out = tmp_path / "orphan-check-out"
     spec = write_spec(tmp_path / "spec.yaml", f"base: {DEFAULT_CONFIG}\noutput: {out}\n"

@@ -25,11 +25,13 @@ N_POINTS = 10
 
 def counting_wrapper(tmp_path, wormsim, delay):
     """A stand-in for wormsim that logs each run's --out folder, sleeps, then runs the real binary
-    (the sweep's `config check` goes straight to it)."""
+    (the sweep's `config check` goes straight to it). It has no `batch`, so that every point is
+    a `run` of its own, counted here (the batched path: test_sweep_batch.py)."""
     log = tmp_path / "runs.log"
     w = tmp_path / "wormsim-counting"
     w.write_text(f"""#!/bin/sh
 [ "$1" = config ] && exec "{wormsim}" "$@"
+[ "$1" = batch ] && exit 2
 out=""
 prev=""
 for a in "$@"; do
