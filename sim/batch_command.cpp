@@ -280,8 +280,8 @@ int batch_command(const BatchOptions& opts) {
     const int c = counted_code(r, refused[i].has_value());
     if (c != kExitOk) {
       ++failed;
-      std::cerr << "batch: " << opts.points_path << ":" << points[i].line << " (" << points[i].out << "): " << r.error
-                << "\n";
+      if (refused[i]) std::cerr << "batch: " << r.error << "\n";  // names the file and line already
+      else std::cerr << "batch: " << opts.points_path << ":" << points[i].line << " (" << points[i].out << "): " << r.error << "\n";
     }
     code = std::max(code, c);
   }

@@ -122,8 +122,8 @@ int dispatch(int argc, char** argv) {
                "line {\"out\": FOLDER, \"set\": [\"key=value\", ...]} of the points file (JSON lines), runs on it "
                "and writes exactly what `run CONFIG --set ... --out FOLDER --quiet` writes. A point whose network "
                "differs (network.*, timing.*, run.max_cycles, run.watchdog_cycles, run.fast_paths) is refused; a "
-               "failing point does not stop the others. Prints one JSON line per point (line, out, exit_code, error, "
-               "stderr) once all have run and their outputs are synced to disk; exits with the highest exit code of "
+               "failing point does not stop the others. Prints one JSON line per point (error, exit_code, line, out, "
+               "refused, seconds, stderr) once all have run and their outputs are synced to disk; exits with the highest exit code of "
                "its points (docs/sweeps.md, \"Batches\")");
   batch_cmd->add_option("config", batch.config_path, "YAML config every point starts from")->required();
   batch_cmd->add_option("--points", batch.points_path, "Points file: one JSON object per line")->required();

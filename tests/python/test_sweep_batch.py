@@ -94,6 +94,6 @@ grid:
     assert len(rows) == 8
     for r in rows:
         if r["tag.variant"] == "slow":
-            assert r["error"] == "timeout: killed after 2 s" and r["exit_code"] == "", proc.stderr
+            assert r["error"] == "timeout: killed after 2.0 s" and r["exit_code"] == "", proc.stderr
         else:
             assert r["status"] == "completed" and r["error"] == "" and r["exit_code"] == "0", r
