@@ -500,15 +500,18 @@ def main(argv=None):
 
     ordered = [rows[p.id] for p in points if p.id in rows]
     n_err = sum(1 for r in ordered if table.has_error(r))
-    missing = len(points) - sum(1 for p in points if table.is_complete(sp.output, rows.get(p.id)))
+    def complete():
+        # checks every point's files: only for the messages of a sweep that stopped early
+        return sum(1 for p in points if table.is_complete(sp.output, rows.get(p.id)))
+
     if no_workers:
         where = f"the cluster at {args.scheduler}" if args.scheduler else "the embedded LocalCluster"
         print(f"error: {where} has had no worker for {args.worker_timeout:g} s (--worker-timeout): stopped; "
-              f"{not_run} point(s) not run, {len(points) - missing} of {len(points)} complete; start workers "
+              f"{not_run} point(s) not run, {complete()} of {len(points)} complete; start workers "
               f"and run the same command again -> {csv_path}", file=sys.stderr)
         return EXIT_NO_WORKERS
     if interrupted:
-        print(f"sweep: interrupted; {len(points) - missing} of {len(points)} points complete; "
+        print(f"sweep: interrupted; {complete()} of {len(points)} points complete; "
               f"run the same command again to finish -> {csv_path}", file=sys.stderr)
         return EXIT_INTERRUPTED
     print(f"sweep: {len(points)} points, {len(todo)} run now ({failed} failed), "

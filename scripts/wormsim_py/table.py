@@ -102,6 +102,19 @@ _FLAT_BLOCKS = ("saturation", "metrics", "background", "load", "repetitions", "h
 _SCHEDULE_KEYS = ("name", "algorithm", "steps", "messages", "broadcast", "source")
 
 
+def _flatten(block, prefix, out):
+    """The flattening pandas.json_normalize does for one record (nested keys joined with dots,
+    depth first in key order, lists kept, an empty mapping giving no column), without building
+    a DataFrame per row: that cost about 12 ms a point, more than a small point's simulation."""
+    for k, v in block.items():
+        key = f"{prefix}.{k}" if prefix else str(k)
+        if isinstance(v, dict):
+            _flatten(v, key, out)
+        else:
+            out[key] = v
+    return out
+
+
 def summary_row(summary):
     """Columns taken from one summary.json (or runner.summary_extract of one): status,
     metrics.*, background.*, load.*, repetitions.*, host.*, invariants.* (nested keys joined with dots, lists kept
@@ -109,8 +122,7 @@ def summary_row(summary):
     warning count, version)."""
     row = {"status": summary.get("status")}
     blocks = {b: summary[b] for b in _FLAT_BLOCKS if isinstance(summary.get(b), dict)}
-    if blocks:
-        row.update(pd.json_normalize(blocks).to_dict("records")[0])
+    _flatten(blocks, "", row)
     sched = summary.get("schedule") or {}
     for k in _SCHEDULE_KEYS:
         if k in sched:
