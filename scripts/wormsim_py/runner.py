@@ -1,4 +1,5 @@
-"""Run one sweep point with the wormsim binary and send back what the table needs of its
+"""Run one sweep point with the wormsim binary (run_point), or a chunk of points that share a
+network with one `wormsim batch` (run_chunk), and send back what the table needs of each
 summary.json (the client flattens it into columns: table.summary_row).
 
 This module is what Dask workers execute. It uses the standard library only, and

@@ -139,7 +139,7 @@ TEST(CliUsage, AlgorithmsListsGenerators) {
 TEST(CliUsage, UnknownCommandsAndOptionsSuggestTheNearest) {
   Result r = run_in_tmp({"rnu", "configs/default.yaml"});
   EXPECT_EXIT_CODE(r, 2);
-  EXPECT_CONTAINS(r.err, "error: unknown command \"rnu\" (did you mean run?); the commands are run, config, schedule, "
+  EXPECT_CONTAINS(r.err, "error: unknown command \"rnu\" (did you mean run?); the commands are run, batch, config, schedule, "
                          "algorithms");
   r = run_in_tmp({"bogus"});
   EXPECT_EXIT_CODE(r, 2);
