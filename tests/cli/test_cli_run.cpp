@@ -602,12 +602,20 @@ TEST(CliRun, ExpressWormsCarryABroadcast) {
   EXPECT_EQ(traced.at("steady_worms"), 0);
   for (const char* f : {"messages.csv", "links.csv", "steps.csv"})
     EXPECT_EQ(read_file(tmp / "one_vc" / f), read_file(tmp / "traced" / f)) << f;
-  // With two VCs per port the worms go express too (none of the broadcast's worms shares a port with
-  // another VC's worm long), but are never frozen: another worm may come in any cycle.
+  // With two VCs per port the worms go express too, but are never frozen: another worm may come in any cycle.
   const json two_vcs = host("two_vcs", {"--set", "network.vcs=2"});
-  EXPECT_GT(two_vcs.at("express_worms").get<long>(), 40) << two_vcs.dump();
+  EXPECT_EQ(two_vcs.at("express_worms"), 63) << two_vcs.dump();
   EXPECT_GT(2 * two_vcs.at("express_flit_moves").get<long>(), all_moves) << two_vcs.dump();
   EXPECT_EQ(two_vcs.at("steady_worms"), 0) << two_vcs.dump();
+  // Under uniform traffic on 4 VCs worms meet, so stages go back to their routers; worms no longer
+  // than one buffer (here 1 or 2 flits) never join.
+  const json loaded = host("four_vcs_loaded", {"--set", "network.vcs=4", "--set", "network.buffer_flits=2", "--set",
+                                               "traffic={pattern: uniform, rate: 0.08, flits: [1, 8], cycles: 600}"});
+  const long background = load_json(tmp / "four_vcs_loaded" / "summary.json").at("background").at("messages").get<long>();
+  EXPECT_GT(background, 2000);
+  EXPECT_GT(loaded.at("express_handbacks").get<long>(), 0) << loaded.dump();
+  EXPECT_GT(loaded.at("express_worms").get<long>(), background / 2) << loaded.dump();
+  EXPECT_LT(loaded.at("express_worms").get<long>(), 63 + background * 7 / 8) << loaded.dump();
   const json slow = host("no_fast_paths", {"--set", "run.fast_paths=false"});
   EXPECT_EQ(slow.at("express_worms"), 0);
   EXPECT_EQ(slow.at("express_flit_moves"), 0);
