@@ -12,36 +12,54 @@ namespace wormsim {
 
 void ExpressWorms::header_left(const SimContext::HeaderLeft& e, NetworkInterface* ni) {
   if (worm_of_msg_.size() < ctx_->msgs.size()) worm_of_msg_.resize(ctx_->msgs.size(), kNoWorm);
-  const uint32_t at = worm_of_msg_[e.msg];
-  if (at == kNeverJoins) return;
-  if (at == kNoWorm) {
-    if (!join(e, ni)) worm_of_msg_[e.msg] = kNeverJoins;
+  if (e.in_port >= e.router->link_ports()) {  // its first hop: a new message (ids are reused)
+    if (!join(e, ni)) worm_of_msg_[e.msg] = kNoWorm;
     return;
   }
+  const uint32_t at = worm_of_msg_[e.msg];
+  if (at == kNoWorm) return;  // never joined
   // Its header has left the next stage of its route.
   Worm& w = worms_[at];
-  const Stage& s = stages_[w.end];
+  Stage& s = stages_[w.end];
 #ifdef WORMSIM_CHECKED
   if (w.end == w.limit || s.router != e.router || s.in_vc != e.in_vc) {
     std::fprintf(stderr, "wormsim: invariant broken: message %u's header left a stage off its express route\n", e.msg);
     std::abort();
   }
 #endif
-  s.router->begin_express(s.in_port);
+  link_next_stage(w.end);
+  if (s.router->can_go_express(e.in_vc)) s.router->begin_express(e.in_vc);
+  else s.routed = true;
   ++w.end;
   w.complete = w.end == w.limit;
+  check_done(w);
+  if (w.done) drop_finished();
+}
+
+// The header has left stage k: the VC it took at the next router is that
+// stage's input VC (chosen at allocation: any VC of its class).
+void ExpressWorms::link_next_stage(uint32_t k) {
+  Stage& s = stages_[k];
+  if (!s.next) return;
+  Stage& next = stages_[k + 1];
+  next.in_vc = static_cast<int16_t>(s.router->downstream_in_vc(s.in_vc));
+  next.q = &next.router->input_buffer(next.in_vc);
+  s.down = next.q;
 }
 
 // The header's first hop, from the source's injection channel: the worm's
-// route is resolved into stages once (router, buffer, next buffer, link), and
-// stage 0 becomes express. With one VC per port, a stage's input VC is its port.
+// route is resolved into stages once (router, link, next router and port), and
+// stage 0 becomes express if it can; each stage's input VC and buffer are
+// known once the header has taken a VC there (link_next_stage).
 bool ExpressWorms::join(const SimContext::HeaderLeft& e, NetworkInterface* ni) {
   const MessageRecord& m = ctx_->msgs[e.msg];
-  if (e.in_port < e.router->link_ports()) return false;  // not its first hop (cannot happen)
+  // With several VCs per port a worm that fits in one buffer has too few body
+  // moves to repay its stages and their hand-backs (docs/performance.md).
+  if (ctx_->vcs > 1 && m.flits <= static_cast<uint32_t>(ctx_->buffer_flits)) return false;
   if (link_seen_.size() < ctx_->link_busy.size()) link_seen_.assign(ctx_->link_busy.size(), 0);
   ++joins_;
   const auto base = static_cast<uint32_t>(stages_.size());
-  stages_.push_back(Stage{nullptr, nullptr, e.router, nullptr, -1, e.in_vc, e.in_port, -1});
+  stages_.push_back(Stage{nullptr, nullptr, e.router, nullptr, -1, e.in_vc, e.in_port, -1, false});
   const RouteHop* route = ctx_->route_of(e.msg);
   for (int h = 0; h < m.hops; ++h) {
     Stage& from = stages_.back();
@@ -55,25 +73,28 @@ bool ExpressWorms::join(const SimContext::HeaderLeft& e, NetworkInterface* ni) {
     from.link = link;
     from.next = r;
     from.next_port = static_cast<int16_t>(ip);
-    stages_.push_back(Stage{nullptr, nullptr, r, nullptr, -1, static_cast<int16_t>(ip), static_cast<int16_t>(ip), -1});
+    stages_.push_back(Stage{nullptr, nullptr, r, nullptr, -1, -1, static_cast<int16_t>(ip), -1, false});
   }
-  for (uint32_t k = base; k < stages_.size(); ++k) {
-    Stage& s = stages_[k];
-    s.q = &s.router->input_buffer(s.in_vc);
-    if (s.next) s.down = &s.next->input_buffer(s.next_port);
-  }
+  stages_[base].q = &e.router->input_buffer(e.in_vc);
+  link_next_stage(base);
   const auto limit = static_cast<uint32_t>(stages_.size());
   // A worm of no hops (two endpoints of one router) left its only router into the ejection channel: complete.
   const bool complete = base + 1 == limit;
-  Worm w{base, base, base + 1, limit, complete, false, e.msg, 0, nullptr, nullptr, -1, 0, false, 0, wormsim::kNever, 0, 0};
-  e.router->begin_express(e.in_port);
-  // While its tail has not gone in, the worm holds its injection channel and the buffer it feeds.
-  const NetworkInterface::ExpressChannel ch = ni->begin_express(e.msg);
-  if (ch.channel >= 0) {
-    w.ni = ni;
-    w.inj = ch.buffer;
-    w.channel = ch.channel;
-    w.left = ch.flits - ch.next_flit;
+  Worm w{base, base, base + 1, limit, complete, false, e.msg, 0, nullptr, nullptr, -1, 0, false, 0, wormsim::kNever,
+         0, 0};
+  if (!e.router->can_go_express(e.in_vc)) {
+    if (complete) return false;  // nothing left that could go express
+    stages_[base].routed = true;  // its interface keeps injecting it
+  } else {
+    e.router->begin_express(e.in_vc);
+    // While its tail has not gone in, the worm holds its injection channel and the buffer it feeds.
+    const NetworkInterface::ExpressChannel ch = ni->begin_express(e.msg);
+    if (ch.channel >= 0) {
+      w.ni = ni;
+      w.inj = ch.buffer;
+      w.channel = ch.channel;
+      w.left = ch.flits - ch.next_flit;
+    }
   }
   worm_of_msg_[e.msg] = static_cast<uint32_t>(worms_.size());
   worms_.push_back(w);
@@ -81,11 +102,63 @@ bool ExpressWorms::join(const SimContext::HeaderLeft& e, NetworkInterface* ni) {
   return true;
 }
 
+// --- competition (several VCs per port) ----------------------------------------
+
+void ExpressWorms::hand_back_later(Router* router, int in_vc) { hand_backs_.push_back(HandBack{router, in_vc}); }
+
+void ExpressWorms::hand_back_now(Router* router, int in_vc) {
+  Worm& w = worms_[worm_of_msg_[router->output_owner(in_vc)]];
+  for (uint32_t k = w.first; k < w.end; ++k)
+    if (stages_[k].router == router && stages_[k].in_vc == in_vc) route_stage(w, k);
+}
+
+// Stage k goes back to its router; the first stage takes the worm's injection
+// channel back to its interface (at the end of the routers' part of the cycle).
+void ExpressWorms::route_stage(Worm& w, uint32_t k) {
+  Stage& s = stages_[k];
+  s.routed = true;
+  s.router->leave_express(s.in_vc);
+  ++handbacks_;
+  touched_.push_back(w.msg);
+}
+
+// A stage whose tail has passed in this cycle is no longer express (its port
+// is its router's again, with the other worm's flit in it): nothing to hand back.
+void ExpressWorms::hand_back_marked(std::vector<NetworkInterface*>& woken) {
+  if (hand_backs_.empty() && touched_.empty()) return;
+  for (const HandBack& h : hand_backs_)
+    if (h.router->is_express_vc(h.in_vc)) hand_back_now(h.router, h.in_vc);
+  hand_backs_.clear();
+  bool any_done = false;
+  for (uint32_t msg : touched_) {
+    if (worm_of_msg_[msg] == kNoWorm) continue;  // finished in this cycle
+    Worm& w = worms_[worm_of_msg_[msg]];
+    if (w.ni && stages_[w.base].routed) {
+      w.ni->resume_after_express(w.channel, w.left);
+      woken.push_back(w.ni);
+      w.ni = nullptr;
+    }
+    check_done(w);
+    any_done = any_done || w.done;
+  }
+  touched_.clear();
+  if (any_done) drop_finished();
+}
+
+// Once the header is out and every stage left is its router's, the express loop has nothing more to do for it.
+void ExpressWorms::check_done(Worm& w) {
+  if (!w.complete || w.ni) return;
+  for (uint32_t k = w.first; k < w.end; ++k)
+    if (!stages_[k].routed) return;
+  w.done = true;
+}
+
 // The interface's injection (NetworkInterface::inject) of a body flit or the
 // tail; then the steady-streaming check (see the header).
 void ExpressWorms::step_interfaces(uint64_t now, std::vector<NetworkInterface*>& woken) {
   const FlitTransfer move(ctx_->timing, now);
   const auto steady_after = static_cast<uint32_t>(ctx_->buffer_flits) + 2;  // every slot has cycled
+  const bool freezing = allow_freezing_ && ctx_->vcs == 1;
   snap_states_[now & 1].clear();
   snap_slots_[now & 1].clear();
   uint64_t injected = 0;
@@ -105,7 +178,7 @@ void ExpressWorms::step_interfaces(uint64_t now, std::vector<NetworkInterface*>&
       }
     }
     w.streak = in && w.moved_all ? w.streak + 1 : 0;
-    if (!allow_freezing_) continue;
+    if (!freezing) continue;
     if (w.snap_cycle != kNever && w.snap_cycle + 1 == now) {
       if (w.streak > 0 && repeats_snapshot(w)) freeze(w, now);
       w.snap_cycle = kNever;
@@ -124,13 +197,15 @@ void ExpressWorms::step_interfaces(uint64_t now, std::vector<NetworkInterface*>&
 // until the cycle after its freeze ends, when it is moved to that state first.
 void ExpressWorms::step_routers(uint64_t now) {
   // output.router_stats: one loop counts each buffer's flit-cycles, the other
-  // (the usual run) has no test for it per flit.
-  if (ctx_->vc_counters) step_routers_counting<true>(now);
-  else step_routers_counting<false>(now);
+  // (the usual run) has no test for it per flit. With one VC per port no stage
+  // is ever handed back within a cycle, and the loop has no test for that either.
+  const bool shared = ctx_->vcs > 1;
+  if (ctx_->vc_counters) shared ? step_routers_with<true, true>(now) : step_routers_with<true, false>(now);
+  else shared ? step_routers_with<false, true>(now) : step_routers_with<false, false>(now);
 }
 
-template <bool counting>
-void ExpressWorms::step_routers_counting(uint64_t now) {
+template <bool counting, bool shared_ports>
+void ExpressWorms::step_routers_with(uint64_t now) {
   const FlitTransfer move(ctx_->timing, now);
   uint64_t* link_busy = ctx_->link_busy.data();
   uint64_t moved = 0, ejected = 0;
@@ -146,14 +221,16 @@ void ExpressWorms::step_routers_counting(uint64_t now) {
     const uint32_t links_end = w.complete ? w.end - 1 : w.end;
     for (uint32_t k = w.first; k < links_end; ++k) {
       const Stage& s = stages_[k];
+      if constexpr (shared_ports)
+        if (s.routed) continue;
       FlitQueue& q = *s.q;
       if (q.front_ready() > now || !s.down->has_credit(now)) continue;
       const Flit taken = move.take(q);
       if constexpr (counting) s.router->count_departure(s.in_vc, s.in_port, taken, now);
       const Flit f = move.body_across_link(taken);
       ++link_busy[s.link];
-      if (k + 1 < w.end) s.down->push(f);
-      else s.next->accept(s.next_port, *s.down, f);  // the header's router: it must see the flit
+      if (k + 1 < w.end && !(shared_ports && stages_[k + 1].routed)) s.down->push(f);
+      else s.next->accept(s.next_port, *s.down, f);  // the header's router, or a stage handed back: it must see the flit
       ++moved;
       if (f.tail) end_stage(w, k, f, now);
     }
@@ -161,7 +238,7 @@ void ExpressWorms::step_routers_counting(uint64_t now) {
       const uint32_t last = w.end - 1;
       const Stage& s = stages_[last];
       FlitQueue& q = *s.q;
-      if (q.front_ready() <= now) {
+      if (!(shared_ports && s.routed) && q.front_ready() <= now) {
         const Flit f = move.take(q);
         if constexpr (counting) s.router->count_departure(s.in_vc, s.in_port, f, now);
         ++moved;
@@ -176,6 +253,7 @@ void ExpressWorms::step_routers_counting(uint64_t now) {
       }
     }
     w.moved_all = moved - moved_before == stages;
+    if constexpr (shared_ports) finished = finished || w.done;
   }
   ctx_->flits_moved += moved;
   ctx_->flits_ejected += ejected;
@@ -249,10 +327,13 @@ void ExpressWorms::sync(uint64_t now) {
     if (w.frozen_until != 0) thaw(w, std::min(now, w.frozen_until));
 }
 
-// The tail has left stage k; a worm's tail leaves its stages in order, so k is the worm's first.
+// The tail has left stage k; a worm's tail leaves its stages in order, so k is
+// the worm's first, or follows stages handed back to their routers in this cycle.
 void ExpressWorms::end_stage(Worm& w, uint32_t k, const Flit& tail, uint64_t now) {
 #ifdef WORMSIM_CHECKED
-  if (k != w.first) {
+  bool in_order = k >= w.first;
+  for (uint32_t j = w.first; j < k && in_order; ++j) in_order = stages_[j].routed;
+  if (!in_order) {
     std::fprintf(stderr, "wormsim: invariant broken at cycle %llu: an express worm's tail left a stage out of order\n",
                  static_cast<unsigned long long>(now));
     std::abort();
@@ -260,7 +341,8 @@ void ExpressWorms::end_stage(Worm& w, uint32_t k, const Flit& tail, uint64_t now
 #endif
   const Stage& s = stages_[k];
   s.router->end_express(s.in_vc, s.in_port, tail, now);
-  ++w.first;
+  w.first = k + 1;
+  if (ctx_->vcs > 1) check_done(w);
 }
 
 // Worms whose tail has been ejected are dropped, and their stages once they are most of the storage.

@@ -15,6 +15,21 @@
 // because a streaming flit no longer pays for a router step, its activity
 // bitmap and its allocation checks.
 //
+// With several VCs per port the same holds for a stage while no other worm
+// shares its input port or its output port: a stage goes express only if none
+// does (Router::can_go_express), and goes back to its router as soon as one
+// does. Competition can start only in two ways, each seen where it starts:
+// another worm's header coming into another VC of the stage's input port (it
+// cannot move before the next cycle, so the stage goes back at the end of the
+// routers' part of this cycle, hand_back_later), or a head taking another VC
+// of the stage's output port (it may want the switch in this very cycle, so
+// the stage goes back at once, before that router's switch allocation,
+// hand_back_now). Only that stage goes back: the worm's stages in front of it
+// stay express (they receive its flits through the router's normal arrival),
+// and so do the ones behind it (which deliver into it the same way), and the
+// header's next stages may still go express. A worm whose first stage goes
+// back hands its injection channel back to its interface.
+//
 // Every event of a cycle happens after all routers have stepped in that cycle;
 // with router_delay >= 1 and credit_delay >= 1 a move at cycle c is seen by
 // nobody before c + 1, so the order of moves within a cycle changes nothing.
@@ -27,7 +42,9 @@
 // worm has been seen to do exactly that (a snapshot compared with the next
 // cycle's state), it is frozen until the cycle before its tail goes in, and
 // then moved there in one step: shift by the number of cycles skipped, with
-// the flit and link counts those cycles would have added. A run that stops
+// the flit and link counts those cycles would have added. Only with one VC per
+// port: with several, competition may come in any cycle and would need the
+// worm's state in the middle of a skip. A run that stops
 // while a worm is frozen first brings it to the last simulated cycle (sync).
 #pragma once
 
@@ -45,10 +62,10 @@ class Router;
 class ExpressWorms {
  public:
   explicit ExpressWorms(SimContext* ctx) : ctx_(ctx) {}
-  // A worm qualifies only with one VC per port (then its held channels are its
-  // own) and a route known when its header leaves the source: not under an
-  // adaptive routing function, whose hops are chosen as the header goes.
-  static bool enabled(const SimContext& ctx) { return ctx.fast_paths && ctx.vcs == 1 && !ctx.adaptive_routing; }
+  // A worm qualifies only with a route known when its header leaves the
+  // source: not under an adaptive routing function, whose hops are chosen as
+  // the header goes.
+  static bool enabled(const SimContext& ctx) { return ctx.fast_paths && !ctx.adaptive_routing; }
   // Off when per-cycle values are traced (VCD): frozen worms' buffers and links are only brought up to date later.
   void allow_freezing(bool allow) { allow_freezing_ = allow; }
 
@@ -56,8 +73,17 @@ class ExpressWorms {
   // that stage is the express loop's from the next cycle. On its first hop (from
   // the source's injection channel) the worm joins, with its source interface
   // `ni` if its tail has not gone in yet. A worm whose route uses a link twice
-  // never joins (two of its stages would share a buffer).
+  // never joins (two of its stages would share a buffer). A stage that cannot
+  // go express (Router::can_go_express) stays its router's.
   void header_left(const SimContext::HeaderLeft& e, NetworkInterface* ni);
+  // Several VCs per port (see the header): the express stage at input VC
+  // `in_vc` of `router` goes back to that router at the end of the routers'
+  // part of this cycle (hand_back_marked), or now (the router is stepping).
+  void hand_back_later(Router* router, int in_vc);
+  void hand_back_now(Router* router, int in_vc);
+  // Hands back the stages marked by hand_back_later (after step_routers);
+  // interfaces given back an injection channel go to `woken`.
+  void hand_back_marked(std::vector<NetworkInterface*>& woken);
   // Moves every express worm's flits through its routers for cycle `now` (after the routers' steps).
   void step_routers(uint64_t now);
   // Injects the next flit of every express worm still entering the network (after
@@ -72,6 +98,8 @@ class ExpressWorms {
   // For the summary's host block: worms that joined, and flit moves (injections included) made here.
   uint64_t joined() const { return joined_; }
   uint64_t flit_moves() const { return flit_moves_; }
+  // Stages handed back to their routers because another worm shared a port (several VCs per port).
+  uint64_t handbacks() const { return handbacks_; }
   // Worms frozen in steady streaming, and the cycles skipped that way (summed over worms).
   uint64_t frozen_worms() const { return frozen_total_; }
   uint64_t frozen_cycles() const { return frozen_cycles_; }
@@ -85,14 +113,15 @@ class ExpressWorms {
     Router* router;
     Router* next;     // the next stage's router, and the input port `down` belongs to
     int32_t link;     // the link to the next stage (flit counts)
-    int16_t in_vc, in_port, next_port;
+    int16_t in_vc, in_port, next_port;  // in_vc: -1 until the header has reached the stage
+    bool routed;      // its router's: it could not go express, or was handed back
   };
   struct Worm {
     // Its route's stages are stages_[base, base + hops + 1); those in [first, end)
     // are express: from the one its tail is in to the one its header left last.
     uint32_t base, first, end, limit;
     bool complete;           // end == limit: the header has been ejected
-    bool done;               // the tail has been ejected
+    bool done;               // the tail has been ejected, or every stage left is its router's
     uint32_t msg;
     uint32_t left;           // flits its source interface has still to inject
     NetworkInterface* ni;    // while left > 0: its source interface, channel, and the buffer that channel feeds
@@ -105,8 +134,11 @@ class ExpressWorms {
     uint64_t frozen_from;    // frozen: its state is that at the end of frozen_from ...
     uint64_t frozen_until;   // ... shifted, up to the end of this cycle (0: not frozen)
   };
-  template <bool counting>
-  void step_routers_counting(uint64_t now);
+  template <bool counting, bool shared_ports>
+  void step_routers_with(uint64_t now);
+  void link_next_stage(uint32_t k);
+  void route_stage(Worm& w, uint32_t k);
+  void check_done(Worm& w);
   void end_stage(Worm& w, uint32_t k, const Flit& tail, uint64_t now);
   void drop_finished();
   void snapshot(Worm& w, uint64_t now);
@@ -117,8 +149,8 @@ class ExpressWorms {
   SimContext* ctx_;
   std::vector<Stage> stages_;
   std::vector<Worm> worms_;
-  std::vector<uint32_t> worm_of_msg_;  // per message: its index in worms_, kNoWorm, or kNeverJoins
-  static constexpr uint32_t kNoWorm = 0xffffffffu, kNeverJoins = 0xfffffffeu;
+  std::vector<uint32_t> worm_of_msg_;  // per message: its index in worms_, or kNoWorm
+  static constexpr uint32_t kNoWorm = 0xffffffffu;
   std::vector<uint32_t> link_seen_;   // join's scratch: per directed link, the last join that used it
   uint32_t joins_ = 0;
   bool join(const SimContext::HeaderLeft& e, NetworkInterface* ni);
@@ -126,8 +158,14 @@ class ExpressWorms {
   std::vector<FlitQueue::State> snap_states_[2];
   std::vector<Flit> snap_slots_[2];
   bool allow_freezing_ = true;
+  struct HandBack {
+    Router* router;
+    int in_vc;
+  };
+  std::vector<HandBack> hand_backs_;  // marked by hand_back_later in this cycle
+  std::vector<uint32_t> touched_;     // worms with a stage handed back in this cycle
   uint32_t frozen_ = 0;
-  uint64_t joined_ = 0, flit_moves_ = 0, frozen_total_ = 0, frozen_cycles_ = 0;
+  uint64_t joined_ = 0, flit_moves_ = 0, frozen_total_ = 0, frozen_cycles_ = 0, handbacks_ = 0;
 };
 
 }  // namespace wormsim

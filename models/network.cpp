@@ -50,6 +50,7 @@ Network::Network(sc_core::sc_module_name name, const Topology& topo, const Netwo
   ctx_.adaptive_routing = routing_->adaptive();
   ctx_.adaptive_empty_vcs = routing_->needs_empty_vcs();
   ctx_.express = ExpressWorms::enabled(ctx_);
+  ctx_.express_loop = &express_;
   ctx_.dateline_classes = topo.dateline_classes() && params.vcs >= 2;
   ctx_.link_busy.assign(topo.num_links(), 0);
 
@@ -210,11 +211,16 @@ void Network::step_routers(uint64_t now) {
 
 // Express worms move after every router has stepped (models/express_worms.hpp);
 // the stages a header left in this cycle join them from the next one.
+// Express stages that met competition in this cycle go back to their routers
+// (and injection channels to their interfaces, from this cycle's interface step on).
 void Network::step_express_routers(uint64_t now) {
   if (!express_.empty()) express_.step_routers(now);
+  express_.hand_back_marked(woken_nis_);
   for (const SimContext::HeaderLeft& e : ctx_.headers_left)
     express_.header_left(e, nis_[static_cast<size_t>(ctx_.msgs[e.msg].src)]);
   ctx_.headers_left.clear();
+  for (NetworkInterface* ni : woken_nis_) wake_interface(ni, now);
+  woken_nis_.clear();
   add_woken_routers();
 }
 

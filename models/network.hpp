@@ -135,7 +135,7 @@ class Network : public sc_core::sc_module {
   std::vector<uint64_t> active_bits_;  // routers holding flits, one bit per router
   size_t active_count_ = 0;
   ExpressWorms express_;               // worm bodies behind their headers, moved without their routers
-  std::vector<NetworkInterface*> woken_nis_;  // scratch: interfaces an express tail freed a channel of
+  std::vector<NetworkInterface*> woken_nis_;  // scratch: interfaces an express tail freed a channel of, or an express worm handed one back to
   std::vector<uint64_t> active_ni_bits_;  // interfaces with work (NetworkInterface::wake != kNever), one bit per endpoint
   std::vector<VcCounters> vc_counters_;  // output.router_stats: per input VC of every router
   std::vector<int> traced_buffered_;  // per router, flits buffered: only in runs with a VCD trace

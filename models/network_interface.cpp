@@ -128,6 +128,11 @@ void NetworkInterface::end_express(int c, uint64_t now) {
   wake = std::min(wake, now + 1);
 }
 
+void NetworkInterface::resume_after_express(int c, uint32_t left) {
+  ch_[c].express = false;
+  ch_[c].next_flit = ch_[c].flits - left;
+}
+
 // The tail of channel `c`'s message has gone into the router: the channel is free.
 void NetworkInterface::finish(int c, uint64_t now) {
   Channel& ch = ch_[c];

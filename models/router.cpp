@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "models/express_worms.hpp"
 #include "models/flit_transfer.hpp"
 #include "models/network_interface.hpp"
 
@@ -211,6 +212,7 @@ bool Router::try_allocate(int in_vc, const Flit& head, uint64_t now) {
     out_[o].owner = head.msg;
     out_[o].since = now;
     iv.out = o;
+    if (express_outs_ & bit(out_port_of(o))) output_port_shared(out_port_of(o));
     return true;
   }
   return false;
@@ -424,24 +426,102 @@ Router* Router::downstream(int port, int* in_port, int* link) const {
   return ov.dst;
 }
 
+int Router::downstream_in_vc(int in_vc) const {
+  const int o = in_[in_vc].out;
+  if (is_ejection(o)) return -1;
+  return out_[o].dst_port * vcs_ + mod_vcs(o);
+}
+
+// With one VC per port nothing else can use the port or the output the worm
+// holds. With several, the router would arbitrate between this worm and
+// another VC of its input port, or another worm holding a VC of its output
+// port; the express loop makes no such choices, so the stage stays the
+// router's. The round-robin pointers need no care: the header's move set them
+// to this VC and port, and every move of this worm alone would set them the same.
+bool Router::can_go_express(int in_vc) const {
+  if (vcs_ == 1) return true;
+  if (n_in_vc_ > 64) return false;  // express_vcs_ is a mask
+  const int ip = in_port_of(in_vc);
+  if (express_ports_ & bit(ip)) return false;
+  for (int i = ip * vcs_, end = i + vcs_of_port(ip); i < end; ++i)
+    if (i != in_vc && !in_[i].q.empty()) return false;
+  const int o = in_[in_vc].out;
+  if (is_ejection(o)) return true;
+  for (int v = div_vcs(o) * vcs_, end = v + vcs_; v < end; ++v)
+    if (v != o && out_[v].owner != kNoMessage) return false;
+  return true;
+}
+
 // The port's flits, from now on, are the express loop's: the router stops
 // offering them (occupied_ports_), and flits arriving on it do not wake it.
 // Its front is the express worm's body (its header has left), so it holds no head.
-void Router::begin_express(int ip) {
+void Router::begin_express(int in_vc) {
+  const int ip = in_port_of(in_vc);
   express_ports_ |= bit(ip);
   occupied_ports_ &= ~bit(ip);
+  if (vcs_ == 1) return;
+  express_vcs_ |= bit(in_vc);
+  const int op = out_port_of(in_[in_vc].out);
+  if (op < link_ports_) express_outs_ |= bit(op);
+}
+
+void Router::clear_express_masks(int in_vc) {
+  if (vcs_ == 1) return;
+  express_vcs_ &= ~bit(in_vc);
+  const int op = out_port_of(in_[in_vc].out);
+  if (op < link_ports_) express_outs_ &= ~bit(op);
+}
+
+// Another worm's flit (a header: its first flit here) came into another VC of
+// an express port. It cannot move before the next cycle, so the express stage
+// goes back to this router at the end of this one (ExpressWorms::hand_back_marked).
+void Router::arrived_at_express_port(int in_port, const FlitQueue& q) {
+  const auto at = reinterpret_cast<const std::byte*>(&q) - reinterpret_cast<const std::byte*>(&in_[0].q);
+  const int in_vc = static_cast<int>(at / static_cast<std::ptrdiff_t>(sizeof(InputVC)));
+  if (express_vcs_ & bit(in_vc)) return;  // the express worm's own VC
+  for (int i = in_port * vcs_, end = i + vcs_of_port(in_port); i < end; ++i)
+    if (express_vcs_ & bit(i)) ctx_->express_loop->hand_back_later(this, i);
+}
+
+// A head has just taken a VC of output port `out_port`, which an express
+// stage of this router feeds: both may want the switch in this very cycle, so
+// the stage is the router's from now on (this step's switch allocation sees it).
+void Router::output_port_shared(int out_port) {
+  for (uint64_t m = express_vcs_; m; m &= m - 1) {
+    const int i = __builtin_ctzll(m);
+    if (out_port_of(in_[i].out) == out_port) ctx_->express_loop->hand_back_now(this, i);
+  }
+}
+
+void Router::leave_express(int in_vc) {
+  clear_express_masks(in_vc);
+  port_back_from_express(in_port_of(in_vc));
 }
 
 // The tail's move was the express loop's (ExpressWorms::step_routers, the same
 // move as move_flit); the rest is what a router does when a tail leaves
 // (release_output, after_pop), and the port's remaining flits, if any, wake it.
 void Router::end_express(int in_vc, int ip, const Flit& tail, uint64_t now) {
+  clear_express_masks(in_vc);
   release_output(in_vc, tail, now);
+  port_back_from_express(ip);
+}
+
+// Input port `ip` is the router's again; its flits, if any (with several VCs,
+// also another worm's that came in meanwhile), wake it.
+void Router::port_back_from_express(int ip) {
   express_ports_ &= ~bit(ip);
-  const FlitQueue& q = in_[in_vc].q;
-  if (q.empty()) return;
+  bool head;
+  if (vcs_of_port(ip) == 1) {
+    const FlitQueue& q = in_[ip * vcs_].q;
+    if (q.empty()) return;
+    head = q.front().head;
+  } else {
+    if (!port_has_flits(ip)) return;
+    head = port_has_head(ip);
+  }
   occupied_ports_ |= bit(ip);
-  if (q.front().head) head_ports_ |= bit(ip);
+  if (head) head_ports_ |= bit(ip);
   if (!active_) {
     active_ = true;
     ctx_->woken_routers.push_back(this);

@@ -62,7 +62,10 @@ class Router : public sc_core::sc_module {
     const uint64_t b = uint64_t{1} << in_port;
     if (q.empty() && f.head) head_ports_ |= b;  // it is the new front
     q.push(f);
-    if (express_ports_ & b) return;  // an express worm's stage: the express loop moves it, not this router
+    if (express_ports_ & b) {  // an express worm's stage: the express loop moves it, not this router
+      if (vcs_ > 1) arrived_at_express_port(in_port, q);
+      return;
+    }
     occupied_ports_ |= b;
     if (!active_) {
       active_ = true;
@@ -85,19 +88,32 @@ class Router : public sc_core::sc_module {
 
   // --- Express worms (models/express_worms.hpp) ---------------------------
   // Once a worm's header has left an input VC, the worm holds that VC's output
-  // until its tail has passed; with one VC per port nothing else can use it, so
-  // the network's express loop moves the body flits behind the header and the
-  // router leaves that input port alone until the tail has passed.
+  // until its tail has passed; while nothing else competes for the input port
+  // or the output port, the network's express loop moves the body flits
+  // behind the header and the router leaves that input port alone.
   //
   // Where output port `port` leads: the downstream router (null for ejection),
   // its input port, and the link's id.
   Router* downstream(int port, int* in_port, int* link) const;
   int link_ports() const { return link_ports_; }
-  // Hands input port `ip` (one VC) to the express loop, which moves its
+  // True when the worm whose header has just left input VC `in_vc` may go
+  // express there: with several VCs per port, no other VC of its input port
+  // holds flits or is express, and no other VC of its output port is held.
+  bool can_go_express(int in_vc) const;
+  // Hands input VC `in_vc` (and its port) to the express loop, which moves its
   // flits with the router's own moves (models/flit_transfer.hpp) on the buffers
   // input_buffer gives it.
-  void begin_express(int ip);
+  void begin_express(int in_vc);
+  // The express stage of input VC `in_vc` is handed back to the router (it met
+  // competition, ExpressWorms::hand_back_now): the port is the router's again.
+  void leave_express(int in_vc);
+  bool is_express_vc(int in_vc) const { return (express_vcs_ >> in_vc & 1) != 0; }
   FlitQueue& input_buffer(int in_vc) { return in_[in_vc].q; }
+  // The input VC of the next router that the worm holding `in_vc`'s output
+  // feeds (-1 for an ejection channel).
+  int downstream_in_vc(int in_vc) const;
+  // The worm that holds `in_vc`'s output.
+  uint32_t output_owner(int in_vc) const { return out_[in_[in_vc].out].owner; }
   // A header or tail left the network here: its message's timestamps, and the traffic sources' event.
   [[gnu::noinline]] void eject(const Flit& f, uint64_t now);
   // The express worm's tail has just left input VC `in_vc` (port `ip`): the
@@ -181,6 +197,12 @@ class Router : public sc_core::sc_module {
   bool try_allocate(int in_vc, const Flit& head, uint64_t now);
   Candidates candidates(int in_vc, const Flit& head) const;
   [[gnu::noinline]] bool allocate_adaptive(int in_vc, const Flit& head, uint64_t now);
+  // Several VCs per port: a flit of another worm came into an express port, or
+  // a head took a VC of an output port an express worm streams through.
+  [[gnu::noinline]] void arrived_at_express_port(int in_port, const FlitQueue& q);
+  [[gnu::noinline]] void output_port_shared(int out_port);
+  void clear_express_masks(int in_vc);
+  void port_back_from_express(int ip);
   const std::vector<RouteOutput>& ask_routing(int in_vc, const Flit& head) const;
   uint32_t allocation_blocker(int in_vc, const Flit& head) const;
   void allocate_switch(uint64_t now);
@@ -226,6 +248,10 @@ class Router : public sc_core::sc_module {
   int ej_per_endpoint_;
   int n_in_vc_ = 0, n_out_vc_ = 0;
   int counter_base_ = 0;               // its first input VC in SimContext::vc_counters
+  // Several VCs per port only (kept at 0 with one): the input VCs that are
+  // express stages, and the output ports they feed.
+  uint64_t express_vcs_ = 0;
+  uint64_t express_outs_ = 0;
 };
 
 }  // namespace wormsim

@@ -19,6 +19,7 @@ namespace wormsim {
 
 class Router;
 class NetworkInterface;
+class ExpressWorms;
 
 constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
 constexpr uint32_t kNoMessage = std::numeric_limits<uint32_t>::max();
@@ -88,6 +89,7 @@ struct SimContext {
   bool dateline_classes = false;  // torus with >= 2 VCs: VC v serves class v % 2
   bool fast_paths = true;         // streaming shortcut and express worms allowed (same results, less work)
   bool express = false;           // worms whose header has left go to the express loop (models/express_worms.hpp)
+  ExpressWorms* express_loop = nullptr;  // the network's, for routers that hand a stage back to themselves
   // The routing function; the router asks it only for hops marked kChosenInRouter (adaptive functions).
   const RoutingFunction* routing = nullptr;
   bool adaptive_routing = false;

@@ -173,6 +173,7 @@ std::string summary_json(const RunReport& rep) {
                     .set("flit_hops_per_second", sim > 0 ? static_cast<double>(m.flit_hops) / sim : 0.0)
                     .set("express_worms", rep.host.express_worms)
                     .set("express_flit_moves", rep.host.express_flit_moves)
+                    .set("express_handbacks", rep.host.express_handbacks)
                     .set("steady_worms", rep.host.steady_worms)
                     .set("steady_cycles", rep.host.steady_cycles)
                     .set("peak_rss_mib", rep.host.peak_rss_mib)

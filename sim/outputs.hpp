@@ -27,6 +27,7 @@ struct HostTiming {
   uint64_t express_flit_moves = 0;  // flit moves and injections it made
   uint64_t steady_worms = 0;        // express worms frozen in steady streaming
   uint64_t steady_cycles = 0;       // worm-cycles skipped that way
+  uint64_t express_handbacks = 0;   // express stages handed back to their routers
   double peak_rss_mib = 0.0;        // the process's peak resident memory once the metrics are computed
 };
 

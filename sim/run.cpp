@@ -365,6 +365,7 @@ int run_loaded(const RunOptions& opts, RunInputs& in, std::chrono::steady_clock:
   report.host.simulation_seconds = seconds_since(t_sim);
   report.host.express_worms = net.express_worms().joined();
   report.host.express_flit_moves = net.express_worms().flit_moves();
+  report.host.express_handbacks = net.express_worms().handbacks();
   report.host.steady_worms = net.express_worms().frozen_worms();
   report.host.steady_cycles = net.express_worms().frozen_cycles();
 
