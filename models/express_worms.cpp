@@ -53,9 +53,6 @@ void ExpressWorms::link_next_stage(uint32_t k) {
 // known once the header has taken a VC there (link_next_stage).
 bool ExpressWorms::join(const SimContext::HeaderLeft& e, NetworkInterface* ni) {
   const MessageRecord& m = ctx_->msgs[e.msg];
-  // With several VCs per port a worm that fits in one buffer has too few body
-  // moves to repay its stages and their hand-backs (docs/performance.md).
-  if (ctx_->vcs > 1 && m.flits <= static_cast<uint32_t>(ctx_->buffer_flits)) return false;
   if (link_seen_.size() < ctx_->link_busy.size()) link_seen_.assign(ctx_->link_busy.size(), 0);
   ++joins_;
   const auto base = static_cast<uint32_t>(stages_.size());

@@ -352,7 +352,8 @@ void Router::move_flit(int in_vc, int in_port, uint64_t now) {
     if (f.head | f.tail) eject(f, now);
   }
   if (f.tail) release_output(in_vc, f, now);
-  else if (f.head && ctx_->express) header_left(in_vc, in_port, f.msg);
+  else if (f.head && ctx_->express && ExpressWorms::worth_joining(*ctx_, ctx_->msgs[f.msg].flits))
+    header_left(in_vc, in_port, f.msg);
 }
 
 // The rest of this worm in this VC is the express loop's from the next cycle.
