@@ -266,6 +266,8 @@ int run_command(const RunOptions& opts) {
   const auto t0 = Clock::now();
   RunInputs in;
   if (const int code = load_run_inputs(opts, in)) return code;
+  spdlog::info("read the config and prepared the schedule ({} messages) in {:.3f} s", in.schedule.num_messages(),
+               seconds_since(t0));
   Config& cfg = in.cfg;
   Schedule& schedule = in.schedule;
   const Topology topo(cfg.topology);
@@ -353,6 +355,7 @@ int run_command(const RunOptions& opts) {
   const auto t_sim = Clock::now();
   sc_core::sc_start();
   report.host.simulation_seconds = seconds_since(t_sim);
+  spdlog::info("simulated {} cycles in {:.3f} s", net.cycles_simulated(), report.host.simulation_seconds);
   report.host.express_worms = net.express_worms().joined();
   report.host.express_flit_moves = net.express_worms().flit_moves();
   report.host.steady_worms = net.express_worms().frozen_worms();
@@ -386,6 +389,8 @@ int run_command(const RunOptions& opts) {
   if (cfg.repeat.reported) report.repetitions = compute_repetition_metrics(net, repeated, exec.messages_per_repetition());
   report.host.wall_seconds = seconds_since(t0);
   report.host.peak_rss_mib = peak_rss_mib();
+  spdlog::info("computed the metrics in {:.3f} s", seconds_since(t_sim) - report.host.simulation_seconds);
+  const auto t_out = Clock::now();
   try {
     outputs->begin();
     write_csv_outputs(*outputs, report);
@@ -405,6 +410,7 @@ int run_command(const RunOptions& opts) {
   }
   std::signal(SIGINT, SIG_DFL);
   std::signal(SIGTERM, SIG_DFL);
+  spdlog::info("wrote the outputs in {:.3f} s; peak memory {:.1f} MiB", seconds_since(t_out), peak_rss_mib());
   if (!opts.quiet) std::cout << human_summary(report, cfg.out_dir, outputs->files()) << std::flush;
   const RunMetrics& m = report.metrics;
   if (net.status() == RunStatus::Saturated) {
