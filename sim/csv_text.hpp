@@ -73,14 +73,16 @@ class CsvText {
   // Where the next `bytes` go: the string is kept at its capacity and used_
   // counts the written part, so a field is one bound check and a copy
   // (std::string's own appends cost a call each, and iterator ones twice that).
+  char* room(size_t bytes) {
+    if (__builtin_expect(used_ + bytes > text_.size(), 0)) make_room(bytes);
+    return text_.data() + used_;
+  }
+  // Out of line, so that room() stays small enough to inline into every field.
   // With a sink the buffer is emptied into it instead of grown (it grows only
   // for a single field longer than a chunk).
-  char* room(size_t bytes) {
-    if (used_ + bytes > text_.size()) {
-      if (sink_) flush();
-      if (used_ + bytes > text_.size()) text_.resize(std::max(2 * text_.size(), used_ + bytes + 256));
-    }
-    return text_.data() + used_;
+  [[gnu::noinline]] void make_room(size_t bytes) {
+    if (sink_) flush();
+    if (used_ + bytes > text_.size()) text_.resize(std::max(2 * text_.size(), used_ + bytes + 256));
   }
 
   ByteSink* sink_ = nullptr;
