@@ -42,9 +42,9 @@ struct RouterEndpoints {
 };
 
 // A plain object, not an sc_module: the network's one SC_METHOD steps it, and
-// an sc_module per router (its name, its name generator, its entry in
-// SystemC's object table) cost about 1 KiB and a string build per router at
-// elaboration (docs/performance.md, "Memory").
+// an sc_module per router and per interface (its name, its name generator,
+// its entry in SystemC's object table) cost 1.3-1.6 KiB per router and a
+// string-keyed insert each at elaboration (docs/performance.md, "Memory").
 class Router {
  public:
   // `arena` is zeroed memory of arena_bytes(...) bytes, owned by the caller
