@@ -7,7 +7,8 @@
 // neighbours along the first dimension are the adjacent slots (what that buys
 // is measured in docs/performance.md).
 //
-// The modules stay ordinary sc_modules; the pool only decides where they live.
+// The pool only decides where the objects live; they are plain C++ objects
+// (no sc_module: docs/performance.md, "Memory").
 #pragma once
 
 #include <cstddef>
@@ -76,7 +77,7 @@ class ModulePool {
   static constexpr size_t kHugePage = size_t{2} << 20;  // x86-64 transparent huge page
   static size_t round_up(size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
 
-  // Modules are destroyed in reverse order of construction, as SystemC expects of siblings.
+  // Destroyed in reverse order of construction, as members of an array would be.
   void clear() {
     while (size_ > 0) (*this)[--size_]->~T();
     std::free(block_);

@@ -64,10 +64,10 @@ Network::Network(sc_core::sc_module_name name, const Topology& topo, const Netwo
   nis_.reserve(topo.num_endpoints(), NetworkInterface::arena_bytes(inj));
   for (int node = 0; node < n; ++node) {
     const RouterEndpoints ends{topo.first_endpoint(node), topo.endpoints_at(node), inj, ej};
-    Router* r = routers_.emplace(("router_" + std::to_string(node)).c_str(), node, topo.num_ports(), ends, &ctx_);
+    Router* r = routers_.emplace(node, topo.num_ports(), ends, &ctx_);
     for (int k = 0; k < ends.count; ++k) {
       const int e = ends.first + k;
-      nis_.emplace(("ni_" + std::to_string(e)).c_str(), e, inj, r, k * inj, &ctx_);
+      nis_.emplace(e, inj, r, k * inj, &ctx_);
     }
   }
   for (int l = 0; l < topo.num_links(); ++l) {

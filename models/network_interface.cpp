@@ -7,10 +7,9 @@
 
 namespace wormsim {
 
-NetworkInterface::NetworkInterface(sc_core::sc_module_name name, int node, int channels, Router* router,
-                                   int first_channel, SimContext* ctx, std::byte* arena)
-    : sc_core::sc_module(name),
-      node_(node),
+NetworkInterface::NetworkInterface(int node, int channels, Router* router, int first_channel, SimContext* ctx,
+                                   std::byte* arena)
+    : node_(node),
       router_(router),
       first_port_(router->link_ports() + first_channel),
       ctx_(ctx),

@@ -6,8 +6,6 @@
 // Ejection needs no NI state: the router's ejection channels are always drained.
 #pragma once
 
-#include <systemc>
-
 #include <cstddef>
 #include <vector>
 
@@ -18,13 +16,13 @@ namespace wormsim {
 
 class Router;
 
-class NetworkInterface : public sc_core::sc_module {
+// A plain object, like the Router (models/router.hpp): the network steps it.
+class NetworkInterface {
  public:
   // `arena` is zeroed memory of arena_bytes(...) bytes owned by the caller (the
   // network's ModulePool); the channel states live there. `router` is built;
   // this interface (endpoint `node`) feeds its injection channels first_channel..
-  NetworkInterface(sc_core::sc_module_name name, int node, int channels, Router* router,
-                   int first_channel, SimContext* ctx, std::byte* arena);
+  NetworkInterface(int node, int channels, Router* router, int first_channel, SimContext* ctx, std::byte* arena);
   static size_t arena_bytes(int channels);
 
   // A released message (its release time is set) joins the queue.

@@ -21,10 +21,8 @@ int first_set_from(uint64_t mask, int from) {
 }
 }  // namespace
 
-Router::Router(sc_core::sc_module_name name, int node, int link_ports, const RouterEndpoints& endpoints,
-               SimContext* ctx, std::byte* arena)
-    : sc_core::sc_module(name),
-      ctx_(ctx),
+Router::Router(int node, int link_ports, const RouterEndpoints& endpoints, SimContext* ctx, std::byte* arena)
+    : ctx_(ctx),
       vcs_(ctx->vcs),
       link_ports_(link_ports),
       in_ports_(link_ports + endpoints.count * endpoints.inj_channels),

@@ -22,8 +22,6 @@
 // The router is stepped by the network only while it holds flits.
 #pragma once
 
-#include <systemc>
-
 #include <cstddef>
 #include <memory>
 #include <vector>
@@ -43,11 +41,15 @@ struct RouterEndpoints {
   int inj_channels = 1, ej_channels = 1;  // per endpoint
 };
 
-class Router : public sc_core::sc_module {
+// A plain object, not an sc_module: the network's one SC_METHOD steps it, and
+// an sc_module per router and per interface (its name, its name generator,
+// its entry in SystemC's object table) cost 1.3-1.6 KiB per router and a
+// string-keyed insert each at elaboration (docs/performance.md, "Memory").
+class Router {
  public:
   // `arena` is zeroed memory of arena_bytes(...) bytes, owned by the caller
   // (the network's ModulePool), where the router lays out all its state.
-  Router(sc_core::sc_module_name name, int node, int link_ports, const RouterEndpoints& endpoints,
+  Router(int node, int link_ports, const RouterEndpoints& endpoints,
          SimContext* ctx, std::byte* arena);
   static size_t arena_bytes(int link_ports, int inj_channels, int ej_channels, int vcs, int buffer_flits);
 

@@ -11,6 +11,8 @@
 #include <stdexcept>
 #include <unistd.h>
 
+#include "sim/streamed_file.hpp"
+
 namespace wormsim {
 
 namespace {
@@ -93,25 +95,9 @@ void write_output_file(const std::string& path, const std::string& content) {
 }
 
 void write_file_atomically(const std::string& path, const std::string& content, int mode) {
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) throw std::runtime_error(path + ": cannot write: " + std::strerror(errno));
-  if (mode >= 0) ::fchmod(fd, static_cast<mode_t>(mode));
-  if (const int err = write_all(fd, content)) {
-    ::close(fd);
-    ::unlink(tmp.c_str());
-    throw std::runtime_error(path + ": cannot write: " + std::strerror(err));
-  }
-  if ((!g_syncs_deferred && ::fsync(fd) != 0) || ::close(fd) != 0) {
-    const std::string why = std::strerror(errno);
-    ::unlink(tmp.c_str());
-    throw std::runtime_error(path + ": cannot write: " + why);
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const std::string why = std::strerror(errno);
-    ::unlink(tmp.c_str());
-    throw std::runtime_error(path + ": cannot replace: " + why);
-  }
+  StreamedFile file(path, mode);
+  file.write(content);
+  file.commit();
 }
 
 }  // namespace wormsim

@@ -2,6 +2,11 @@
 // as it is. Not a std::ostringstream: no stream locale machinery per field
 // (messages.csv has one row per message, so its writer runs as often as a
 // message is delivered; docs/performance.md).
+//
+// Given a ByteSink (a StreamedFile), the text is a bounded buffer instead: when
+// a field does not fit, what is written so far goes to the sink and the buffer
+// starts again, so a table of any length costs one chunk of memory. The bytes
+// the sink receives, chunk after chunk, are those str() would have returned.
 #pragma once
 
 #include <algorithm>
@@ -11,10 +16,19 @@
 #include <string_view>
 #include <type_traits>
 
+#include "sim/streamed_file.hpp"
+
 namespace wormsim {
 
 class CsvText {
  public:
+  static constexpr size_t kChunkBytes = size_t{1} << 20;  // large enough that a write(2) per chunk is cheap
+
+  CsvText() = default;
+  explicit CsvText(ByteSink& sink, size_t chunk_bytes = kChunkBytes) : sink_(&sink), text_(chunk_bytes, '\0') {}
+  CsvText(const CsvText&) = delete;
+  CsvText& operator=(const CsvText&) = delete;
+
   CsvText& operator<<(char c) {
     *room(1) = c;
     ++used_;
@@ -39,8 +53,15 @@ class CsvText {
     return *this;
   }
 
+  // Without a sink: room for `bytes` in all, so that a table of known size grows once.
   void reserve(size_t bytes) {
-    if (bytes > text_.size()) text_.resize(bytes);
+    if (!sink_ && bytes > text_.size()) text_.resize(bytes);
+  }
+  // With a sink: sends what is buffered (the writer calls it once, at the end).
+  void flush() {
+    if (!sink_) return;
+    if (used_ > 0) sink_->write(std::string_view(text_.data(), used_));
+    used_ = 0;
   }
   std::string str() const& { return text_.substr(0, used_); }
   std::string str() && {
@@ -53,10 +74,18 @@ class CsvText {
   // counts the written part, so a field is one bound check and a copy
   // (std::string's own appends cost a call each, and iterator ones twice that).
   char* room(size_t bytes) {
-    if (used_ + bytes > text_.size()) text_.resize(std::max(2 * text_.size(), used_ + bytes + 256));
+    if (__builtin_expect(used_ + bytes > text_.size(), 0)) make_room(bytes);
     return text_.data() + used_;
   }
+  // Out of line, so that room() stays small enough to inline into every field.
+  // With a sink the buffer is emptied into it instead of grown (it grows only
+  // for a single field longer than a chunk).
+  [[gnu::noinline]] void make_room(size_t bytes) {
+    if (sink_) flush();
+    if (used_ + bytes > text_.size()) text_.resize(std::max(2 * text_.size(), used_ + bytes + 256));
+  }
 
+  ByteSink* sink_ = nullptr;
   std::string text_;
   size_t used_ = 0;
 };

@@ -11,12 +11,11 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <stdexcept>
 
-#include <zlib.h>
-
 #include "sim/atomic_file.hpp"
+#include "sim/csv_text.hpp"
+#include "sim/streamed_file.hpp"
 
 namespace wormsim {
 
@@ -76,18 +75,7 @@ std::string crc32_hex(uint32_t crc) {
   return buf;
 }
 
-uint32_t crc32_of(const std::string& bytes) {
-  // zlib's CRC-32 (the one Python's zlib.crc32 computes) is several times faster
-  // than a byte-wise table, and a total exchange's messages.csv is tens of MB.
-  uLong crc = ::crc32(0L, Z_NULL, 0);
-  const auto* data = reinterpret_cast<const Bytef*>(bytes.data());
-  for (size_t done = 0; done < bytes.size();) {
-    const uInt n = static_cast<uInt>(std::min<size_t>(bytes.size() - done, 1u << 30));
-    crc = ::crc32(crc, data + done, n);
-    done += n;
-  }
-  return static_cast<uint32_t>(crc);
-}
+uint32_t crc32_of(const std::string& bytes) { return crc32_update(0, bytes); }
 
 OutputSet::OutputSet(std::string dir) : dir_(std::move(dir)) {
   if (dir_.empty()) dir_ = ".";
@@ -161,16 +149,35 @@ void OutputSet::add(const std::string& name, const std::string& content) {
   files_.push_back(OutputFile{name, content.size(), crc32_of(content)});
 }
 
+void OutputSet::add_streamed(const std::string& name, const std::function<void(CsvText&)>& fill) {
+  begin();
+  StreamedFile file(path_of(name));
+  CsvText text(file);
+  fill(text);
+  text.flush();
+  file.commit();
+  files_.push_back(OutputFile{name, file.bytes(), file.crc32()});
+}
+
 void OutputSet::adopt(const std::string& name, const std::string& written_path) {
   begin();
+  // CRC'd in chunks: a long run's VCD can be larger than memory.
   std::ifstream in(written_path, std::ios::binary);
   if (!in) throw std::runtime_error(written_path + ": cannot read: " + errno_text());
-  const std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string chunk(1 << 20, '\0');
+  uint64_t bytes = 0;
+  uint32_t crc = 0;
+  while (in) {
+    in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+    const auto got = static_cast<size_t>(in.gcount());
+    crc = crc32_update(crc, std::string_view(chunk.data(), got));
+    bytes += got;
+  }
   if (in.bad()) throw std::runtime_error(written_path + ": cannot read");
   const std::string target = path_of(name);
   if (std::rename(written_path.c_str(), target.c_str()) != 0)
     throw std::runtime_error(target + ": cannot replace: " + errno_text());
-  files_.push_back(OutputFile{name, content.size(), crc32_of(content)});
+  files_.push_back(OutputFile{name, bytes, crc});
 }
 
 void OutputSet::commit(const std::string& summary) {

@@ -10,10 +10,13 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 namespace wormsim {
+
+class CsvText;
 
 // One file of the set, as listed in summary.json "outputs".
 struct OutputFile {
@@ -47,6 +50,9 @@ class OutputSet {
   void begin();
   // Writes one file of the set atomically and records it for the manifest.
   void add(const std::string& name, const std::string& content);
+  // The same for a table `fill` writes into a CsvText that sends each full
+  // chunk to the file as it goes (sim/streamed_file.hpp): never held whole.
+  void add_streamed(const std::string& name, const std::function<void(CsvText&)>& fill);
   // Moves a file already written elsewhere in the folder into the set.
   void adopt(const std::string& name, const std::string& written_path);
   const std::vector<OutputFile>& files() const { return files_; }

@@ -217,12 +217,10 @@ bool listed(const RunReport& rep, const MessageRecord& m) {
 }
 }  // namespace
 
-std::string messages_csv(const RunReport& rep) {
+void write_messages_csv(CsvText& os, const RunReport& rep) {
   const Network& net = *rep.network;
   const SimContext& ctx = net.context();
   QuotedNames names(net.topology(), *rep.schedule);
-  CsvText os;
-  os.reserve(ctx.msgs.size() * 96);
   os << message_columns().csv_header();
   const auto& offsets = *rep.step_offsets;
   for (size_t id = 0; id < ctx.msgs.size(); ++id) {
@@ -251,56 +249,57 @@ std::string messages_csv(const RunReport& rep) {
     if (v.delivered) os << v.other;
     os << '\n';
   }
-  return std::move(os).str();
 }
 
 // Each message's links (links.csv ids), space-separated: as far as its header
 // got for a message still under way when an adaptive run stopped. Links alone
 // (their routers are in links.csv) keep the file small: a busy run writes one
 // id per flit-free hop, and every byte is checksummed and synced.
-std::string routes_csv(const RunReport& rep) {
+void write_routes_csv(CsvText& os, const RunReport& rep) {
   const SimContext& ctx = rep.network->context();
   const Topology& topo = rep.network->topology();
-  CsvText out;
-  out.reserve(ctx.hops.size() * 6 + ctx.msgs.size() * 8);
-  out << "id,links\n";
+  os << "id,links\n";
   for (size_t id = 0; id < ctx.msgs.size(); ++id) {
     const MessageRecord& m = ctx.msgs[id];
     if (!listed(rep, m)) continue;
     const RouteHop* route = ctx.route_of(static_cast<uint32_t>(id));
-    out << id << ',';
+    os << id << ',';
     int node = topo.endpoint_router(m.src);
     for (int h = 0; h < m.hops && route[h].port != kChosenInRouter; ++h) {
       const int link = topo.link_id(node, route[h].port);
-      if (h) out << ' ';
-      out << link;
+      if (h) os << ' ';
+      os << link;
       node = topo.link_dst(link);
     }
-    out << '\n';
+    os << '\n';
   }
-  return std::move(out).str();
 }
 
-std::string links_csv(const RunReport& rep) {
+void write_links_csv(CsvText& os, const RunReport& rep) {
   const Network& net = *rep.network;
   const Topology& topo = net.topology();
   const auto& busy = net.context().link_busy;
   const double span = static_cast<double>(rep.metrics.span);
-  CsvText os;
   os << link_columns().csv_header();
+  // Links are numbered router by router (Topology::build_links): a router's
+  // quoted name is built once for all its links, not once per row.
+  int named = -1;
+  std::string src_name;
   for (int l = 0; l < topo.num_links(); ++l) {
     const int port = topo.link_port(l);
-    os << l << ',' << topo.link_src(l) << ',' << topo.link_dst(l) << ',' << csv_quoted(topo.router_name(topo.link_src(l)))
+    if (topo.link_src(l) != named) {
+      named = topo.link_src(l);
+      src_name = csv_quoted(topo.router_name(named));
+    }
+    os << l << ',' << topo.link_src(l) << ',' << topo.link_dst(l) << ',' << src_name
        << ',' << csv_quoted(topo.router_name(topo.link_dst(l))) << ',' << topo.port_dim(port) << ','
        << topo.link_dir(l)
        << ',' << (topo.link_is_wrap(l) ? 1 : 0) << ',' << busy[l] << ','
        << fixed(span > 0 ? static_cast<double>(busy[l]) / span : 0.0) << '\n';
   }
-  return std::move(os).str();
 }
 
-std::string steps_csv(const RunReport& rep) {
-  CsvText os;
+void write_steps_csv(CsvText& os, const RunReport& rep) {
   os << step_columns().csv_header();
   for (const StepMetrics& s : rep.metrics.steps) {
     const bool done = s.delivered == s.messages && s.messages > 0;
@@ -313,7 +312,6 @@ std::string steps_csv(const RunReport& rep) {
        << s.step_contention.messages << ',' << s.step_contention.cycles << ',' << s.depth_contention.messages << ','
        << s.depth_contention.cycles << '\n';
   }
-  return std::move(os).str();
 }
 
 bool holds_other_config(const std::string& dir, const Config& config) {
@@ -334,10 +332,12 @@ std::string csv_quoted(const std::string& s) {
 }
 
 void write_csv_outputs(OutputSet& set, const RunReport& rep) {
-  set.add("messages.csv", messages_csv(rep));
-  set.add("links.csv", links_csv(rep));
-  set.add("steps.csv", steps_csv(rep));
-  set.add("routes.csv", routes_csv(rep));
+  // Streamed: messages.csv, links.csv and routes.csv of a large run are each
+  // hundreds of MB (docs/performance.md, "Memory").
+  set.add_streamed("messages.csv", [&](CsvText& os) { write_messages_csv(os, rep); });
+  set.add_streamed("links.csv", [&](CsvText& os) { write_links_csv(os, rep); });
+  set.add_streamed("steps.csv", [&](CsvText& os) { write_steps_csv(os, rep); });
+  set.add_streamed("routes.csv", [&](CsvText& os) { write_routes_csv(os, rep); });
   if (rep.repetitions) set.add("repetitions.csv", repetitions_csv(*rep.repetitions));
   if (rep.load && rep.load->adaptive) set.add("warmup.csv", warmup_csv(*rep.load->adaptive));
   if (rep.classes) set.add("latency.csv", class_latency_csv(rep));

@@ -11,6 +11,7 @@
 #include "schedules/schedule.hpp"
 #include "sim/class_metrics.hpp"
 #include "sim/config.hpp"
+#include "sim/csv_text.hpp"
 #include "sim/load_metrics.hpp"
 #include "sim/metrics.hpp"
 #include "sim/output_set.hpp"
@@ -49,10 +50,11 @@ struct RunReport {
 };
 
 std::string summary_json(const RunReport& report);
-std::string messages_csv(const RunReport& report);
-std::string links_csv(const RunReport& report);
-std::string steps_csv(const RunReport& report);
-std::string routes_csv(const RunReport& report);
+// The tables, written into `out` (a bounded buffer streaming to its file: OutputSet::add_streamed).
+void write_messages_csv(CsvText& out, const RunReport& report);
+void write_links_csv(CsvText& out, const RunReport& report);
+void write_steps_csv(CsvText& out, const RunReport& report);
+void write_routes_csv(CsvText& out, const RunReport& report);
 
 // Writes messages.csv, links.csv, steps.csv and routes.csv (and repetitions.csv
 // for a repeated schedule; warmup.csv after an adaptive warm-up; routers.csv,

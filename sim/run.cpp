@@ -48,6 +48,15 @@ double seconds_since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
 }
 
+// The process's CPU seconds (user and system) so far: the phase times logged at
+// --log-level info give both, since a shared machine stretches the wall time.
+double cpu_seconds() {
+  rusage usage{};
+  if (getrusage(RUSAGE_SELF, &usage) != 0) return 0.0;
+  const auto secs = [](const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec / 1e6; };
+  return secs(usage.ru_utime) + secs(usage.ru_stime);
+}
+
 void on_signal(int) { Network::request_stop(); }
 
 bool generate_from_config(const Config& cfg, Schedule& out, Diagnostics& diag) {
@@ -284,6 +293,15 @@ int run_command(const RunOptions& opts) {
 }
 
 int run_loaded(const RunOptions& opts, RunInputs& in, std::chrono::steady_clock::time_point t0, Network* built) {
+  double cpu = cpu_seconds();
+  // The CPU seconds a phase took since the last call.
+  const auto cpu_lap = [&cpu] {
+    const double before = cpu;
+    cpu = cpu_seconds();
+    return cpu - before;
+  };
+  spdlog::info("read the config and prepared the schedule ({} messages) in {:.3f} s ({:.3f} s CPU)",
+               in.schedule.num_messages(), seconds_since(t0), cpu);
   Config& cfg = in.cfg;
   Schedule& schedule = in.schedule;
   std::optional<Topology> own_topology;  // a batch's network brings its own
@@ -340,8 +358,8 @@ int run_loaded(const RunOptions& opts, RunInputs& in, std::chrono::steady_clock:
   if (retirement) net.add_traffic(retirement.get());
   if (cfg.router_stats) net.count_vc_statistics();
   report.host.elaboration_seconds = seconds_since(t_elab);
-  spdlog::info("elaborated {} ({} routers, {} links) in {:.3f} s", topo.spec().describe(), topo.num_nodes(),
-               topo.num_links(), report.host.elaboration_seconds);
+  spdlog::info("elaborated {} ({} routers, {} links) in {:.3f} s ({:.3f} s CPU)", topo.spec().describe(),
+               topo.num_nodes(), topo.num_links(), report.host.elaboration_seconds, cpu_lap());
 
   std::vector<ChannelUse> channel_uses;
   if (trace == TraceKind::Perfetto) net.record_channel_use(&channel_uses);
@@ -363,6 +381,8 @@ int run_loaded(const RunOptions& opts, RunInputs& in, std::chrono::steady_clock:
   const auto t_sim = Clock::now();
   sc_core::sc_start();
   report.host.simulation_seconds = seconds_since(t_sim);
+  spdlog::info("simulated {} cycles in {:.3f} s ({:.3f} s CPU)", net.cycles_simulated(), report.host.simulation_seconds,
+               cpu_lap());
   report.host.express_worms = net.express_worms().joined();
   report.host.express_flit_moves = net.express_worms().flit_moves();
   report.host.express_handbacks = net.express_worms().handbacks();
@@ -397,6 +417,9 @@ int run_loaded(const RunOptions& opts, RunInputs& in, std::chrono::steady_clock:
   if (cfg.repeat.reported) report.repetitions = compute_repetition_metrics(net, repeated, exec.messages_per_repetition());
   report.host.wall_seconds = seconds_since(t0);
   report.host.peak_rss_mib = peak_rss_mib();
+  spdlog::info("computed the metrics in {:.3f} s ({:.3f} s CPU)", seconds_since(t_sim) - report.host.simulation_seconds,
+               cpu_lap());
+  const auto t_out = Clock::now();
   try {
     outputs->begin();
     write_csv_outputs(*outputs, report);
@@ -416,6 +439,8 @@ int run_loaded(const RunOptions& opts, RunInputs& in, std::chrono::steady_clock:
   }
   std::signal(SIGINT, SIG_DFL);
   std::signal(SIGTERM, SIG_DFL);
+  spdlog::info("wrote the outputs in {:.3f} s ({:.3f} s CPU); peak memory {:.1f} MiB", seconds_since(t_out), cpu_lap(),
+               peak_rss_mib());
   if (!opts.quiet) std::cout << human_summary(report, cfg.out_dir, outputs->files()) << std::flush;
   const RunMetrics& m = report.metrics;
   if (net.status() == RunStatus::Saturated) {

@@ -65,13 +65,13 @@ const std::vector<BadConfig>& cases() {
        {"error: @: network.dims (line 3): network too large: more than 16777216 nodes"}},
       // Memory refusals name the key whose share of the estimate is largest.
       {"BuffersTooLarge", "buffers_too_large.yaml", {},
-       {"error: @: network.buffer_flits: this run needs about 122987.5 GiB (16777216 routers, 16777216 messages; the "
+       {"error: @: network.buffer_flits: this run needs about 122961.0 GiB (16777216 routers, 16777216 messages; the "
         "input buffers: 122880.0 GiB) but ",
         "; refusing to start"}},
       {"TrafficTooLong", "traffic_too_long.yaml", {},
-       {"error: @: traffic.cycles: this run needs about 7372800.0 GiB (16 routers, 17592186044432 messages; the "
+       {"error: @: traffic.cycles: this run needs about 5734400.0 GiB (16 routers, 17592186044432 messages; the "
         "background traffic's messages, kept for messages.csv (output.messages: schedule recycles them): "
-        "7372800.0 GiB) but ",
+        "5734400.0 GiB) but ",
         "; refusing to start"}},
       {"UnknownTopology", "unknown_topology.yaml", {},
        {"error: @: network.topology (line 2): expected cmesh, hypercube, mesh, torus, line or ring, got \"donut\""}},

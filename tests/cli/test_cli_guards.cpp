@@ -206,13 +206,13 @@ TEST(CliMemory, RunRefusalNamesTheDominatingKey) {
   };
   const Case cases[] = {
       {"{topology: mesh, dims: [512, 512], vcs: 16, buffer_flits: 1}",
-       "network.vcs: this run needs about 2.1 GiB (262144 routers, 262144 messages; the virtual channels: 960.0 MiB)"},
+       "network.vcs: this run needs about 1.7 GiB (262144 routers, 262144 messages; the virtual channels: 960.0 MiB)"},
       {"{topology: mesh, dims: [512, 512], buffer_flits: 64}",
-       "network.buffer_flits: this run needs about 2.7 GiB (262144 routers, 262144 messages; the input buffers: 1.9 "
+       "network.buffer_flits: this run needs about 2.3 GiB (262144 routers, 262144 messages; the input buffers: 1.9 "
        "GiB)"},
       {"{topology: mesh, dims: [1024, 1024]}",
-       "network.dims: this run needs about 3.7 GiB (1048576 routers, 1048576 messages; the routers and interfaces: "
-       "2.5 GiB)"},
+       "network.dims: this run needs about 2.0 GiB (1048576 routers, 1048576 messages; the routers and interfaces: "
+       "992.0 MiB)"},
   };
   const ScopedMemoryLimit limit(kOneGiB);
   for (const Case& c : cases) {

@@ -1,0 +1,83 @@
+#include "sim/streamed_file.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+
+#include <zlib.h>
+
+#include "sim/atomic_file.hpp"
+
+namespace wormsim {
+
+uint32_t crc32_update(uint32_t crc, std::string_view bytes) {
+  // zlib takes at most a uInt's worth at a time.
+  uLong c = crc;
+  const auto* data = reinterpret_cast<const Bytef*>(bytes.data());
+  for (size_t done = 0; done < bytes.size();) {
+    const uInt n = static_cast<uInt>(std::min<size_t>(bytes.size() - done, 1u << 30));
+    c = ::crc32(c, data + done, n);
+    done += n;
+  }
+  return static_cast<uint32_t>(c);
+}
+
+StreamedFile::StreamedFile(std::string path, int mode)
+    : path_(std::move(path)), tmp_(path_ + ".tmp." + std::to_string(::getpid())) {
+  fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd_ < 0) throw std::runtime_error(path_ + ": cannot write: " + std::strerror(errno));
+  if (mode >= 0) ::fchmod(fd_, static_cast<mode_t>(mode));
+}
+
+StreamedFile::~StreamedFile() {
+  if (fd_ < 0) return;
+  ::close(fd_);
+  ::unlink(tmp_.c_str());
+}
+
+void StreamedFile::fail(const std::string& what, int err) {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+  ::unlink(tmp_.c_str());
+  throw std::runtime_error(path_ + ": " + what + ": " + std::strerror(err));
+}
+
+void StreamedFile::write(std::string_view bytes) {
+  if (fd_ < 0) throw std::logic_error(path_ + ": written after it was committed or failed");
+  crc_ = crc32_update(crc_, bytes);
+  bytes_ += bytes.size();
+  for (size_t done = 0; done < bytes.size();) {
+    const ssize_t n = ::write(fd_, bytes.data() + done, bytes.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      fail("cannot write", errno);
+    }
+    done += static_cast<size_t>(n);
+  }
+}
+
+void StreamedFile::commit() {
+  if (fd_ < 0) throw std::logic_error(path_ + ": committed twice or after it failed");
+  // In a batch (wormsim batch) one syncfs covers every point's files (defer_syncs).
+  if (!syncs_deferred() && ::fsync(fd_) != 0) fail("cannot write", errno);
+  const int fd = fd_;
+  fd_ = -1;
+  if (::close(fd) != 0) {
+    const int err = errno;
+    ::unlink(tmp_.c_str());
+    throw std::runtime_error(path_ + ": cannot write: " + std::strerror(err));
+  }
+  if (std::rename(tmp_.c_str(), path_.c_str()) != 0) {
+    const int err = errno;
+    ::unlink(tmp_.c_str());
+    throw std::runtime_error(path_ + ": cannot replace: " + std::strerror(err));
+  }
+}
+
+}  // namespace wormsim
