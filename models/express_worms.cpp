@@ -27,7 +27,7 @@ void ExpressWorms::header_left(const SimContext::HeaderLeft& e, NetworkInterface
     std::abort();
   }
 #endif
-  link_next_stage(w.end);
+  if (ctx_->vcs > 1) link_next_stage(w.end);  // one VC per port: linked at join
   if (s.router->can_go_express(e.in_vc)) s.router->begin_express(e.in_vc);
   else s.routed = true;
   ++w.end;
@@ -72,8 +72,18 @@ bool ExpressWorms::join(const SimContext::HeaderLeft& e, NetworkInterface* ni) {
     from.next_port = static_cast<int16_t>(ip);
     stages_.push_back(Stage{nullptr, nullptr, r, nullptr, -1, -1, static_cast<int16_t>(ip), -1, false});
   }
-  stages_[base].q = &e.router->input_buffer(e.in_vc);
-  link_next_stage(base);
+  if (ctx_->vcs == 1) {
+    // With one VC per port a stage's input VC is its port: every stage is known now.
+    for (uint32_t k = base; k < stages_.size(); ++k) {
+      Stage& s = stages_[k];
+      s.in_vc = s.in_port;
+      s.q = &s.router->input_buffer(s.in_vc);
+      if (s.next) s.down = &s.next->input_buffer(s.next_port);
+    }
+  } else {
+    stages_[base].q = &e.router->input_buffer(e.in_vc);
+    link_next_stage(base);
+  }
   const auto limit = static_cast<uint32_t>(stages_.size());
   // A worm of no hops (two endpoints of one router) left its only router into the ejection channel: complete.
   const bool complete = base + 1 == limit;

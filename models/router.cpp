@@ -437,8 +437,7 @@ int Router::downstream_in_vc(int in_vc) const {
 // port; the express loop makes no such choices, so the stage stays the
 // router's. The round-robin pointers need no care: the header's move set them
 // to this VC and port, and every move of this worm alone would set them the same.
-bool Router::can_go_express(int in_vc) const {
-  if (vcs_ == 1) return true;
+bool Router::shared_port_free(int in_vc) const {
   if (n_in_vc_ > 64) return false;  // express_vcs_ is a mask
   const int ip = in_port_of(in_vc);
   if (express_ports_ & bit(ip)) return false;
@@ -454,11 +453,10 @@ bool Router::can_go_express(int in_vc) const {
 // The port's flits, from now on, are the express loop's: the router stops
 // offering them (occupied_ports_), and flits arriving on it do not wake it.
 // Its front is the express worm's body (its header has left), so it holds no head.
-void Router::begin_express(int in_vc) {
+void Router::begin_shared_express(int in_vc) {
   const int ip = in_port_of(in_vc);
   express_ports_ |= bit(ip);
   occupied_ports_ &= ~bit(ip);
-  if (vcs_ == 1) return;
   express_vcs_ |= bit(in_vc);
   const int op = out_port_of(in_[in_vc].out);
   if (op < link_ports_) express_outs_ |= bit(op);
@@ -501,9 +499,21 @@ void Router::leave_express(int in_vc) {
 // move as move_flit); the rest is what a router does when a tail leaves
 // (release_output, after_pop), and the port's remaining flits, if any, wake it.
 void Router::end_express(int in_vc, int ip, const Flit& tail, uint64_t now) {
-  clear_express_masks(in_vc);
+  if (vcs_ > 1) {
+    clear_express_masks(in_vc);
+    release_output(in_vc, tail, now);
+    return port_back_from_express(ip);
+  }
   release_output(in_vc, tail, now);
-  port_back_from_express(ip);
+  express_ports_ &= ~bit(ip);
+  const FlitQueue& q = in_[in_vc].q;
+  if (q.empty()) return;
+  occupied_ports_ |= bit(ip);
+  if (q.front().head) head_ports_ |= bit(ip);
+  if (!active_) {
+    active_ = true;
+    ctx_->woken_routers.push_back(this);
+  }
 }
 
 // Input port `ip` is the router's again; its flits, if any (with several VCs,

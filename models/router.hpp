@@ -101,11 +101,15 @@ class Router {
   // True when the worm whose header has just left input VC `in_vc` may go
   // express there: with several VCs per port, no other VC of its input port
   // holds flits or is express, and no other VC of its output port is held.
-  bool can_go_express(int in_vc) const;
+  bool can_go_express(int in_vc) const { return vcs_ == 1 || shared_port_free(in_vc); }
   // Hands input VC `in_vc` (and its port) to the express loop, which moves its
   // flits with the router's own moves (models/flit_transfer.hpp) on the buffers
   // input_buffer gives it.
-  void begin_express(int in_vc);
+  void begin_express(int in_vc) {
+    if (vcs_ > 1) return begin_shared_express(in_vc);
+    express_ports_ |= uint64_t{1} << in_vc;  // one VC per port: the VC is the port
+    occupied_ports_ &= ~(uint64_t{1} << in_vc);
+  }
   // The express stage of input VC `in_vc` is handed back to the router (it met
   // competition, ExpressWorms::hand_back_now): the port is the router's again.
   void leave_express(int in_vc);
@@ -204,6 +208,8 @@ class Router {
   [[gnu::noinline]] void arrived_at_express_port(int in_port, const FlitQueue& q);
   [[gnu::noinline]] void output_port_shared(int out_port);
   void clear_express_masks(int in_vc);
+  bool shared_port_free(int in_vc) const;
+  void begin_shared_express(int in_vc);
   void port_back_from_express(int ip);
   const std::vector<RouteOutput>& ask_routing(int in_vc, const Flit& head) const;
   uint32_t allocation_blocker(int in_vc, const Flit& head) const;
