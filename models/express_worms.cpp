@@ -12,12 +12,11 @@ namespace wormsim {
 
 void ExpressWorms::header_left(const SimContext::HeaderLeft& e, NetworkInterface* ni) {
   if (worm_of_msg_.size() < ctx_->msgs.size()) worm_of_msg_.resize(ctx_->msgs.size(), kNoWorm);
-  if (e.in_port >= e.router->link_ports()) {  // its first hop: a new message (ids are reused)
-    if (!join(e, ni)) worm_of_msg_[e.msg] = kNoWorm;
+  const uint32_t at = worm_of_msg_[e.msg];
+  if (at == kNoWorm) {  // a new message (at its first hop), or one that never joined
+    if (e.in_port >= e.router->link_ports()) join(e, ni);
     return;
   }
-  const uint32_t at = worm_of_msg_[e.msg];
-  if (at == kNoWorm) return;  // never joined
   // Its header has left the next stage of its route.
   Worm& w = worms_[at];
   Stage& s = stages_[w.end];
@@ -32,6 +31,7 @@ void ExpressWorms::header_left(const SimContext::HeaderLeft& e, NetworkInterface
   else s.routed = true;
   ++w.end;
   w.complete = w.end == w.limit;
+  if (ctx_->vcs == 1) return;
   check_done(w);
   if (w.done) drop_finished();
 }
@@ -239,7 +239,10 @@ void ExpressWorms::step_routers_with(uint64_t now) {
       if (k + 1 < w.end && !(shared_ports && stages_[k + 1].routed)) s.down->push(f);
       else s.next->accept(s.next_port, *s.down, f);  // the header's router, or a stage handed back: it must see the flit
       ++moved;
-      if (f.tail) end_stage(w, k, f, now);
+      if (f.tail) {
+        end_stage(w, k, f, now);
+        if constexpr (shared_ports) check_done(w);
+      }
     }
     if (w.complete && w.first < w.end) {
       const uint32_t last = w.end - 1;
@@ -349,7 +352,6 @@ void ExpressWorms::end_stage(Worm& w, uint32_t k, const Flit& tail, uint64_t now
   const Stage& s = stages_[k];
   s.router->end_express(s.in_vc, s.in_port, tail, now);
   w.first = k + 1;
-  if (ctx_->vcs > 1) check_done(w);
 }
 
 // Worms whose tail has been ejected are dropped, and their stages once they are most of the storage.

@@ -210,7 +210,7 @@ bool Router::try_allocate(int in_vc, const Flit& head, uint64_t now) {
     out_[o].owner = head.msg;
     out_[o].since = now;
     iv.out = o;
-    if (express_outs_ & bit(out_port_of(o))) output_port_shared(out_port_of(o));
+    if (express_outs_ != 0 && (express_outs_ & bit(out_port_of(o)))) output_port_shared(out_port_of(o));
     return true;
   }
   return false;
