@@ -58,8 +58,9 @@ class NetworkInterface {
   // The express loop has put the tail of channel `c`'s message in: the channel
   // is free, and a waiting message may start on it from the next cycle.
   void end_express(int c, uint64_t now);
-  // The express worm on channel `c` was handed back (ExpressWorms::evict) with
-  // `left` flits still to inject: the interface injects them from now on.
+  // The express worm on channel `c` gave its first stage back to its router
+  // (ExpressWorms::hand_back_marked) with `left` flits still to inject: the
+  // interface injects them from now on.
   void resume_after_express(int c, uint32_t left);
 
   bool active = false;  // in the network's bitmap of interfaces with work
