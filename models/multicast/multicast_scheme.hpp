@@ -23,6 +23,11 @@ struct MulticastSetting {
   const Topology* topology = nullptr;
   const RoutingFunction* routing = nullptr;
   int vcs = 1;
+  // Unicast worms (other steps of a schedule, background traffic) may share the
+  // VCs the multicast worms take. Path worms are deadlock-free among themselves
+  // but not always beside unicast worms (docs/multicast.md, "Multicast schemes"):
+  // deadlock_risk says so unless this is false.
+  bool shared_with_unicast = true;
 };
 
 class MulticastScheme {
@@ -56,6 +61,8 @@ struct MulticastInfo {
 
 const std::vector<MulticastInfo>& multicast_registry();
 const MulticastInfo* find_multicast(const std::string& name);
+// "dual-path, multi-path, ..." for errors and help texts.
+std::string multicast_names();
 // Builds the scheme `name`; throws std::invalid_argument if unknown (listing
 // the known ones) or if its check fails.
 std::unique_ptr<MulticastScheme> make_multicast(const std::string& name, const MulticastSetting& s);

@@ -1,0 +1,238 @@
+// Multicast schemes (models/multicast/): the Hamiltonian-path labelling, the
+// worms of dual-path, multi-path, column-path and tree on hand-checked small
+// cases, and over every source of several networks the invariants every plan
+// must keep: each destination reached exactly once, each worm a tree of real
+// links from the source's router (a path for path schemes, label-monotone for
+// the Hamiltonian ones), destinations listed in the order the worm reaches them.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <random>
+#include <set>
+
+#include "models/multicast/hamiltonian_path.hpp"
+#include "models/multicast/multicast_scheme.hpp"
+#include "models/routing/routing_function.hpp"
+#include "tests/thrown_message.hpp"
+
+namespace wormsim {
+namespace {
+
+// A network with its routing function, as a run builds them.
+struct Net {
+  explicit Net(TopologySpec spec, const std::string& routing = "dimension-order", int vcs = 2)
+      : topo(std::move(spec)), route(make_routing(routing, topo, vcs)) {}
+  MulticastSetting setting() const { return MulticastSetting{&topo, route.get(), 2}; }
+  std::vector<MulticastWorm> plan(const std::string& scheme, int src, const std::vector<int>& dsts) const {
+    return make_multicast(scheme, setting())->plan(src, dsts);
+  }
+  std::vector<int> all_but(int src) const {
+    std::vector<int> d;
+    for (int e = 0; e < topo.num_endpoints(); ++e)
+      if (e != src) d.push_back(e);
+    return d;
+  }
+  Topology topo;
+  std::unique_ptr<RoutingFunction> route;
+};
+
+TEST(MulticastRegistry, ListsTheSchemesAndRefusesUnknownNames) {
+  std::vector<std::string> names;
+  for (const MulticastInfo& i : multicast_registry()) names.push_back(i.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"dual-path", "multi-path", "column-path", "tree"}));
+  EXPECT_TRUE(find_multicast("dual-path")->path_based);
+  EXPECT_FALSE(find_multicast("tree")->path_based);
+  Net net(TopologySpec{"mesh", {4, 4}});
+  EXPECT_EQ(thrown_message([&] { make_multicast("dual", net.setting()); }),
+            "unknown multicast scheme \"dual\" (expected one of: dual-path, multi-path, column-path, tree)");
+}
+
+TEST(HamiltonianPath, BoustrophedonOnA4x3Mesh) {
+  const Topology t(TopologySpec{"mesh", {4, 3}});
+  const HamiltonianPath p(t);
+  std::vector<int> labels;
+  for (int r = 0; r < t.num_nodes(); ++r) labels.push_back(p.label(r));
+  // Routers numbered x + 4y; row 1 runs right to left.
+  EXPECT_EQ(labels, (std::vector<int>{0, 1, 2, 3, 7, 6, 5, 4, 8, 9, 10, 11}));
+}
+
+TEST(HamiltonianPath, SnakeOverPlanesAndGrayCode) {
+  const Topology mesh3(TopologySpec{"mesh", {2, 2, 2}});
+  const HamiltonianPath p(mesh3);
+  std::vector<int> order;
+  for (int l = 0; l < 8; ++l) order.push_back(p.router_at(l));
+  // Plane z=0 forwards (0,0)(1,0)(1,1)(0,1), plane z=1 backwards from above (0,1).
+  EXPECT_EQ(order, (std::vector<int>{0, 1, 3, 2, 6, 7, 5, 4}));
+  const Topology cube(TopologySpec{"hypercube", {4}});
+  const HamiltonianPath g(cube);
+  for (int l = 0; l < 16; ++l) EXPECT_EQ(g.router_at(l), l ^ (l >> 1)) << "label " << l;
+}
+
+TEST(HamiltonianPath, RoutingTakesTheLargestLabelNotBeyondTheTarget) {
+  const Topology t(TopologySpec{"mesh", {4, 4}});
+  const HamiltonianPath p(t);
+  std::vector<TreeEdge> edges;
+  p.append_path(0, 5, edges);  // (0,0) label 0 to (1,1) label 6: east to label 1, then north
+  EXPECT_EQ(edges, (std::vector<TreeEdge>{{0, 0, 0}, {1, 2, 0}}));
+}
+
+TEST(DualPath, TwoWormsFromTheMiddleOfA4x4Mesh) {
+  Net net(TopologySpec{"mesh", {4, 4}});
+  const auto worms = net.plan("dual-path", 5, net.all_but(5));  // source (1,1), label 6
+  ASSERT_EQ(worms.size(), 2u);
+  EXPECT_EQ(worms[0].dsts, (std::vector<int>{4, 8, 9, 10, 11, 15, 14, 13, 12}));
+  EXPECT_EQ(worms[0].edges, (std::vector<TreeEdge>{{5, 1, 0}, {4, 2, 0}, {8, 0, 0}, {9, 0, 0}, {10, 0, 0},
+                                                   {11, 2, 0}, {15, 1, 0}, {14, 1, 0}, {13, 1, 0}}));
+  EXPECT_EQ(worms[1].dsts, (std::vector<int>{6, 7, 3, 2, 1, 0}));
+  EXPECT_EQ(worms[1].edges,
+            (std::vector<TreeEdge>{{5, 0, 0}, {6, 0, 0}, {7, 3, 0}, {3, 1, 0}, {2, 1, 0}, {1, 1, 0}}));
+}
+
+TEST(MultiPath, FourGroupsCutByTheSourcesColumn) {
+  Net net(TopologySpec{"mesh", {4, 4}});
+  const auto worms = net.plan("multi-path", 5, net.all_but(5));
+  ASSERT_EQ(worms.size(), 4u);
+  EXPECT_EQ(worms[0].dsts, (std::vector<int>{4, 8, 12}));  // high, x < 1
+  EXPECT_EQ(worms[0].edges, (std::vector<TreeEdge>{{5, 1, 0}, {4, 2, 0}, {8, 2, 0}}));
+  EXPECT_EQ(worms[1].dsts, (std::vector<int>{9, 10, 11, 15, 14, 13}));  // high, x >= 1
+  EXPECT_EQ(worms[2].dsts, (std::vector<int>{0}));  // low, x < 1
+  EXPECT_EQ(worms[2].edges, (std::vector<TreeEdge>{{5, 3, 0}, {1, 1, 0}}));
+  EXPECT_EQ(worms[3].dsts, (std::vector<int>{6, 7, 3, 2, 1}));  // low, x >= 1
+}
+
+TEST(ColumnPath, TwoWormsPerColumnAroundTheSourcesRow) {
+  Net net(TopologySpec{"mesh", {4, 4}});
+  const auto worms = net.plan("column-path", 5, net.all_but(5));
+  EXPECT_EQ(worms.size(), 8u);  // every column has destinations above and below row 1
+  EXPECT_EQ(worms[6].dsts, (std::vector<int>{7, 11, 15}));  // column 3, rows 1..3
+  EXPECT_EQ(worms[6].edges, (std::vector<TreeEdge>{{5, 0, 0}, {6, 0, 0}, {7, 2, 0}, {11, 2, 0}}));
+  EXPECT_EQ(net.plan("column-path", 0, net.all_but(0)).size(), 4u);  // a corner: only upward worms
+}
+
+TEST(TreeMulticast, DimensionOrderOnAHypercubeIsTheBinomialTree) {
+  Net net(TopologySpec{"hypercube", {3}});
+  for (int s = 0; s < 8; ++s) {
+    const auto worms = net.plan("tree", s, net.all_but(s));
+    ASSERT_EQ(worms.size(), 1u);
+    ASSERT_EQ(worms[0].edges.size(), 7u);
+    std::map<int, int> children;
+    for (const TreeEdge& e : worms[0].edges) {
+      // Binomial tree: a router relative to the source feeds only the bits above its highest one.
+      EXPECT_LT(e.router ^ s, 1 << e.port) << "source " << s << " router " << e.router << " port " << e.port;
+      ++children[e.router ^ s];
+    }
+    EXPECT_EQ(children, (std::map<int, int>{{0, 3}, {1, 2}, {2, 1}, {3, 1}})) << "source " << s;
+  }
+}
+
+TEST(MulticastSchemes, RefuseNetworksTheyCannotRunOn) {
+  Net mesh3(TopologySpec{"mesh", {3, 3, 3}});
+  EXPECT_EQ(thrown_message([&] { make_multicast("multi-path", mesh3.setting()); }),
+            "multi-path needs a 2-D mesh, torus or cmesh (it cuts the destinations by the source's column), got a "
+            "mesh 3x3x3; dual-path runs there");
+  Net torus(TopologySpec{"torus", {4, 4}});
+  EXPECT_EQ(thrown_message([&] { make_multicast("column-path", torus.setting()); }),
+            "column-path needs a 2-D mesh or cmesh (its worms are XY routes), got a torus 4x4");
+  Net adaptive(TopologySpec{"mesh", {4, 4}}, "west-first", 1);
+  EXPECT_EQ(thrown_message([&] { make_multicast("tree", adaptive.setting()); }),
+            "tree multicast follows the unicast routes, which need a deterministic network.routing "
+            "(dimension-order); the network's routing is adaptive");
+}
+
+TEST(MulticastSchemes, RefuseBadDestinationsNamingThem) {
+  Net net(TopologySpec{"mesh", {4, 4}});
+  for (const MulticastInfo& i : multicast_registry()) {
+    EXPECT_EQ(thrown_message([&] { net.plan(i.name, 5, {3, 16}); }),
+              "destination 16 is not a node of the mesh 4x4 (0..15)") << i.name;
+    EXPECT_EQ(thrown_message([&] { net.plan(i.name, 5, {3, 5}); }),
+              "destination (1,1) is the source of the multicast") << i.name;
+    EXPECT_EQ(thrown_message([&] { net.plan(i.name, 5, {3, 9, 3}); }),
+              "destination (3,0) comes twice in the multicast") << i.name;
+  }
+}
+
+TEST(MulticastSchemes, DeadlockRisks) {
+  Net xy(TopologySpec{"mesh", {4, 4}});
+  Net yx(TopologySpec{"mesh", {4, 4}}, "dimension-order:yx");
+  MulticastSetting alone = xy.setting();
+  alone.shared_with_unicast = false;
+  EXPECT_FALSE(find_multicast("dual-path")->deadlock_risk(alone));
+  EXPECT_TRUE(find_multicast("dual-path")->deadlock_risk(xy.setting()));
+  EXPECT_FALSE(find_multicast("column-path")->deadlock_risk(xy.setting()));
+  EXPECT_TRUE(find_multicast("column-path")->deadlock_risk(yx.setting()));
+  EXPECT_TRUE(find_multicast("tree")->deadlock_risk(alone));
+}
+
+// Checks one plan against the invariants; `path` for path schemes, `labels` when label-monotone.
+void check_plan(const Topology& t, const std::string& scheme, int src, const std::vector<int>& dsts,
+                const std::vector<MulticastWorm>& worms, const HamiltonianPath* labels) {
+  const std::string where = scheme + " on " + t.spec().describe() + " from " + std::to_string(src);
+  std::multiset<int> got;
+  const int s = t.endpoint_router(src);
+  for (const MulticastWorm& w : worms) {
+    EXPECT_EQ(w.src, src) << where;
+    std::map<int, int> depth{{s, 0}};  // routers the worm reaches, hops from s
+    std::map<int, int> leaves;         // edges leaving each router
+    std::vector<int> order{s};
+    for (const TreeEdge& e : w.edges) {
+      const int link = t.link_id(e.router, e.port);
+      ASSERT_GE(link, 0) << where << ": no link at router " << e.router << " port " << e.port;
+      ASSERT_TRUE(depth.count(e.router)) << where << ": edge leaves a router the worm has not reached";
+      const int to = t.link_dst(link);
+      EXPECT_TRUE(depth.emplace(to, depth[e.router] + 1).second) << where << ": router " << to << " entered twice";
+      ++leaves[e.router];
+      order.push_back(to);
+      if (labels) {
+        EXPECT_EQ(labels->label(to) > labels->label(e.router), labels->label(order[1]) > labels->label(s)) << where;
+      }
+    }
+    size_t at = 0;  // path worms: the destinations' routers in path order
+    for (int d : w.dsts) {
+      got.insert(d);
+      const int r = t.endpoint_router(d);
+      EXPECT_TRUE(depth.count(r)) << where << ": destination " << d << " off the worm";
+      if (find_multicast(scheme)->path_based) {
+        const auto found = std::find(order.begin() + static_cast<long>(at), order.end(), r);
+        EXPECT_NE(found, order.end()) << where << ": destination " << d << " out of order";
+        at = static_cast<size_t>(found - order.begin());
+      }
+    }
+    if (find_multicast(scheme)->path_based) {
+      for (const auto& [router, n] : leaves) EXPECT_EQ(n, 1) << where << ": a path worm forks at " << router;
+    }
+  }
+  EXPECT_EQ(got, std::multiset<int>(dsts.begin(), dsts.end())) << where;
+}
+
+TEST(MulticastSchemes, EveryPlanDeliversOnceAlongATreeOfRealLinks) {
+  const std::vector<TopologySpec> specs = {
+      {"mesh", {4, 3}}, {"mesh", {3, 3, 2}}, {"torus", {4, 4}}, {"torus", {5}},
+      {"hypercube", {3}}, {"cmesh", {3, 2}, {{"concentration", 2}}}, {"torus", {2, 3}}};
+  std::mt19937 rng(16);
+  for (const TopologySpec& spec : specs) {
+    Net net(spec);
+    const HamiltonianPath labels(net.topo);
+    for (const MulticastInfo& info : multicast_registry()) {
+      std::unique_ptr<MulticastScheme> scheme;
+      try {
+        scheme = make_multicast(info.name, net.setting());
+      } catch (const std::invalid_argument&) {
+        continue;  // refused on this network (RefuseNetworksTheyCannotRunOn)
+      }
+      const bool monotone = info.name == "dual-path" || info.name == "multi-path";
+      for (int src = 0; src < net.topo.num_endpoints(); ++src) {
+        const std::vector<int> all = net.all_but(src);
+        check_plan(net.topo, info.name, src, all, scheme->plan(src, all), monotone ? &labels : nullptr);
+        std::vector<int> some;
+        for (int d : all)
+          if (rng() % 3 == 0) some.push_back(d);
+        std::shuffle(some.begin(), some.end(), rng);
+        check_plan(net.topo, info.name, src, some, scheme->plan(src, some), monotone ? &labels : nullptr);
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace wormsim
