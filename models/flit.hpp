@@ -24,6 +24,15 @@ constexpr uint16_t kChosenInRouter = 0xffff;
 struct RouteHop {
   uint16_t port = 0;
   uint8_t vc_class = 0;
+  uint8_t more = 0;  // multidestination worms only: another branch of the same visit follows
 };
+static_assert(sizeof(RouteHop) == 4, "one route entry per hop of every message: keep it small");
+
+// A multidestination worm's route (models/multicast/multicast_route.hpp) is a
+// tree of visits, one per router it enters: a visit is a run of entries, one
+// per branch (the last has more == 0). A branch is a link port with its VC
+// class, or kEjectBranch, which ejects a copy to the router's endpoint whose
+// local index is vc_class. A head copy's hop is the index of its visit.
+constexpr uint16_t kEjectBranch = 0xfffe;
 
 }  // namespace wormsim

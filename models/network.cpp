@@ -1,5 +1,7 @@
 #include "models/network.hpp"
 
+#include "models/multicast/multicast_route.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
@@ -108,12 +110,57 @@ uint32_t Network::add_message(int src, int dst, const Route& route, uint32_t fli
   for (size_t i = 0; i < route.links.size(); ++i)
     hop[i] = RouteHop{static_cast<uint16_t>(topo_.link_port(route.links[i])), route.vc_class[i]};
   // All-port: the channel of the first hop's link; a message that stays at its router (0 hops) takes channel 0.
-  if (params_.ports.kind == PortKind::AllPort) m.inj_channel = static_cast<int16_t>(m.hops ? hop[0].port : 0);
+  if (params_.ports.kind == PortKind::AllPort) m.inj_channel = static_cast<int8_t>(m.hops ? hop[0].port : 0);
   if (reuse) {
     ctx_.msgs[id] = m;
   } else {
     ctx_.msgs.push_back(m);
   }
+  return id;
+}
+
+uint32_t Network::add_multicast_message(const MulticastWorm& worm, uint32_t flits, int step) {
+  if (worm.dsts.empty()) throw std::invalid_argument("multicast worm from " + topo_.node_name(worm.src) + ": no destinations");
+  const MulticastRoute route = encode_multicast_route(topo_, worm);
+  MessageRecord m;
+  m.src = worm.src;
+  m.dst = worm.dsts.back();
+  m.step = step;
+  m.flits = flits;
+  m.multicast = 1;
+  m.hops = static_cast<uint16_t>(route.links);
+  m.route_begin = static_cast<uint32_t>(ctx_.hops.size());
+  ctx_.hops.insert(ctx_.hops.end(), route.hops.begin(), route.hops.end());
+  ctx_.hop_next.resize(ctx_.hops.size(), 0);
+  std::copy(route.next.begin(), route.next.end(), ctx_.hop_next.begin() + m.route_begin);
+  // All-port: the channel of the first link the worm takes from its router (0 if it only ejects there).
+  if (params_.ports.kind == PortKind::AllPort) {
+    m.inj_channel = 0;
+    for (const RouteHop& h : route.hops) {
+      if (h.port != kEjectBranch) {
+        m.inj_channel = static_cast<int8_t>(h.port);
+        break;
+      }
+      if (!h.more) break;
+    }
+  }
+  const auto id = static_cast<uint32_t>(ctx_.msgs.size());
+  ctx_.msgs.push_back(m);
+  MulticastCopies c;
+  c.msg = id;
+  c.dsts.assign(worm.dsts.begin(), worm.dsts.end());
+  c.by_endpoint_order.resize(c.dsts.size());
+  for (uint32_t i = 0; i < c.dsts.size(); ++i) c.by_endpoint_order[i] = i;
+  std::sort(c.by_endpoint_order.begin(), c.by_endpoint_order.end(),
+            [&c](uint32_t a, uint32_t b) { return c.dsts[a] < c.dsts[b]; });
+  c.depth.assign(route.depth.begin(), route.depth.end());
+  c.max_depth = *std::max_element(c.depth.begin(), c.depth.end());
+  c.entries = static_cast<uint32_t>(route.hops.size());
+  c.header.assign(c.dsts.size(), kNever);
+  c.tail.assign(c.dsts.size(), kNever);
+  c.left = static_cast<uint32_t>(c.dsts.size());
+  ctx_.copies_of.emplace(id, static_cast<uint32_t>(ctx_.copies.size()));
+  ctx_.copies.push_back(std::move(c));
   return id;
 }
 
@@ -284,6 +331,7 @@ void Network::tick() {
   step_express_routers(now);
   for (TrafficSource* src : sources_) src->after_routers(*this, now);
   ctx_.delivered_now.clear();
+  ctx_.copies_delivered_now.clear();
   step_interfaces(now);
   step_express_interfaces(now);
   for (TrafficSource* src : sources_) src->after_interfaces(*this, now);

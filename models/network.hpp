@@ -14,6 +14,7 @@
 
 #include "models/express_worms.hpp"
 #include "models/module_pool.hpp"
+#include "models/multicast/multicast_worm.hpp"
 #include "models/network_interface.hpp"
 #include "models/router.hpp"
 #include "models/routing.hpp"
@@ -55,6 +56,10 @@ class Network : public sc_core::sc_module {
   // Messages may also be added while running, from a traffic source's callbacks.
   // `route` is explicit, or routing().route(src, dst).
   uint32_t add_message(int src, int dst, const Route& route, uint32_t flits, int step);
+  // Registers a multidestination worm (models/multicast/): one message whose
+  // copies reach every destination of `worm`; returns its id. Throws
+  // std::invalid_argument if its tree is malformed (encode_multicast_route).
+  uint32_t add_multicast_message(const MulticastWorm& worm, uint32_t flits, int step);
   // Frees the slot of a delivered background message: a later background
   // message takes its id and, when it fits, its route storage, so a long run's
   // table holds only the messages under way (sim/message_retirement.hpp).

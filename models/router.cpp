@@ -116,7 +116,7 @@ void Router::step(uint64_t now) {
 // Flattened: the whole flit move is inlined here; eject and release_output stay out of line.
 [[gnu::flatten]] bool Router::stream_one_port(uint64_t now) {
   const uint64_t ports = occupied_ports_;
-  if (head_ports_ != 0 || ports == 0 || (ports & (ports - 1)) != 0) return false;
+  if ((head_ports_ | fanout_ports_) != 0 || ports == 0 || (ports & (ports - 1)) != 0) return false;
   const int ip = __builtin_ctzll(ports);
   int ivc;
   if (vcs_of_port(ip) == 1) {
@@ -176,24 +176,28 @@ void Router::allocate_vcs(uint64_t now) {
 // with dateline classes every other VC from its class on.
 Router::Candidates Router::candidates(int in_vc, const Flit& head) const {
   const MessageRecord& m = ctx_->msgs[head.msg];
-  if (head.hop == m.hops) {
-    // The destination endpoint's ejection channels (one endpoint per router: the first ones).
-    const int base = link_ports_ * vcs_ + (m.dst - first_endpoint_) * ej_per_endpoint_;
-    switch (ctx_->ports.kind) {
-      case PortKind::OnePort: return {base, base + 1};
-      case PortKind::AllPort: {
-        // The channel of the link it arrives on; a worm that never left its router (0 hops) takes channel 0.
-        const int ip = in_port_of(in_vc);
-        const int ch = ip < link_ports_ ? ip : 0;
-        return {base + ch, base + ch + 1};
-      }
-      default: return {base, base + ej_per_endpoint_};
-    }
-  }
+  if (m.multicast) return {kFanout, kFanout};
+  if (head.hop == m.hops) return ejection_candidates(in_vc, m.dst - first_endpoint_);
   const RouteHop& h = ctx_->route_of(head.msg)[head.hop];
   if (h.port == kChosenInRouter) return {kAskRouting, kAskRouting};
   const int first = h.port * vcs_;
   return {first + (ctx_->dateline_classes ? h.vc_class : 0), first + vcs_};
+}
+
+// The ejection channel(s) to the router's endpoint `local` (its index here)
+// that the port model allows a worm in input VC `in_vc`.
+Router::Candidates Router::ejection_candidates(int in_vc, int local) const {
+  const int base = link_ports_ * vcs_ + local * ej_per_endpoint_;
+  switch (ctx_->ports.kind) {
+    case PortKind::OnePort: return {base, base + 1};
+    case PortKind::AllPort: {
+      // The channel of the link it arrives on; a worm that never left its router (0 hops) takes channel 0.
+      const int ip = in_port_of(in_vc);
+      const int ch = ip < link_ports_ ? ip : 0;
+      return {base + ch, base + ch + 1};
+    }
+    default: return {base, base + ej_per_endpoint_};
+  }
 }
 
 bool Router::try_allocate(int in_vc, const Flit& head, uint64_t now) {
@@ -203,7 +207,8 @@ bool Router::try_allocate(int in_vc, const Flit& head, uint64_t now) {
     iv.want_first = static_cast<int16_t>(c.first);
     iv.want_last = static_cast<int16_t>(c.last);
   }
-  if (iv.want_first == kAskRouting) return allocate_adaptive(in_vc, head, now);
+  if (iv.want_first < 0) return iv.want_first == kAskRouting ? allocate_adaptive(in_vc, head, now)
+                                                             : allocate_fanout(in_vc, head, now);
   const int stride = ctx_->dateline_classes && !is_ejection(iv.want_first) ? 2 : 1;
   for (int o = iv.want_first; o < iv.want_last; o += stride) {
     if (out_[o].owner != kNoMessage) continue;
@@ -301,6 +306,7 @@ int Router::offer(int ip, uint64_t now) {
 // from rr_[ip]) that holds an output, is ready and has a credit; each requested
 // output grants one input port (round-robin from rr_[in_ports_ + op]).
 void Router::allocate_switch(uint64_t now) {
+  if (fanout_ports_) return allocate_switch_with_fanout(now);
   RouterScratch& s = *scratch_;
   uint64_t requested = 0;  // output ports with at least one request
   for (uint64_t ports = occupied_ports_; ports; ports &= ports - 1) {
@@ -373,23 +379,30 @@ void Router::eject(const Flit& f, uint64_t now) {
 // The tail `tail` has just left input VC `in_vc`: the worm gives up its output.
 void Router::release_output(int in_vc, const Flit& tail, uint64_t now) {
   InputVC& iv = in_[in_vc];
-  const int o = iv.out;
+  give_up_output(iv.out, tail.msg, now);
+  iv.out = -1;
+  iv.want_first = iv.want_last = kNotLookedUp;  // the next head looks its candidates up again
+  charge_head_behind(iv, tail, now);
+}
+
+// Worm `msg`, whose tail has left, gives up output VC `o`.
+void Router::give_up_output(int o, uint32_t msg, uint64_t now) {
   OutputVC& ov = out_[o];
   if (ctx_->channel_trace) {
     const int port = out_port_of(o);
     const int vc = is_ejection(o) ? 0 : mod_vcs(o);
-    ctx_->channel_trace->push_back(ChannelUse{node_, static_cast<int16_t>(port), static_cast<int16_t>(vc), tail.msg,
+    ctx_->channel_trace->push_back(ChannelUse{node_, static_cast<int16_t>(port), static_cast<int16_t>(vc), msg,
                                               ov.since, now + 1});
   }
   ov.previous = ov.owner;
   ov.owner = kNoMessage;
-  iv.out = -1;
-  iv.want_first = iv.want_last = kNotLookedUp;  // the next head looks its candidates up again
-  // A head queued right behind this tail has been waiting for this worm since it was ready.
-  if (!iv.q.empty()) {
-    const Flit& next = iv.q.front();
-    if (next.head && next.ready <= now) ctx_->charge_stall(next.msg, tail.msg, now + 1 - next.ready);
-  }
+}
+
+// A head queued right behind the tail that just left `iv` has been waiting for that worm since it was ready.
+void Router::charge_head_behind(const InputVC& iv, const Flit& tail, uint64_t now) {
+  if (iv.q.empty()) return;
+  const Flit& next = iv.q.front();
+  if (next.head && next.ready <= now) ctx_->charge_stall(next.msg, tail.msg, now + 1 - next.ready);
 }
 
 // Keeps the port masks right after a flit left input VC `in_vc` (on port `ip`).
@@ -558,6 +571,7 @@ void Router::charge_stall(int in_vc, uint64_t now) {
   const Flit& f = iv.q.front();
   const int ip = in_port_of(in_vc);
   if (!f.head || s.moved(ip, in_vc)) return;
+  if (iv.want_first == kFanout) return charge_fanout_stall(in_vc, f, now);
   uint32_t blocker;
   uint64_t VcCounters::*cause;  // which of the VC's stall counters the cycle goes to (output.router_stats)
   if (iv.out < 0) {
@@ -598,6 +612,10 @@ void Router::charge_frozen_stalls(uint64_t now, uint64_t cycles) {
     for (int i = ip * vcs_, end = i + vcs_of_port(ip); i < end; ++i) {
       const InputVC& iv = in_[i];
       if (iv.q.front_ready() > now || !iv.q.front().head) continue;
+      if (iv.want_first == kFanout || ctx_->msgs[iv.q.front().msg].multicast) {
+        note_fanout_wait(i, iv.q.front(), fanout_wait(i, iv.q.front(), now, true), cycles);
+        continue;
+      }
       const uint32_t blocker = iv.out < 0 ? allocation_blocker(i, iv.q.front()) : out_[iv.out].previous;
       ctx_->charge_stall(iv.q.front().msg, blocker, cycles);
       if (ctx_->vc_counters) (iv.out < 0 ? counters(i).vc_alloc : counters(i).credit) += cycles;
@@ -630,6 +648,11 @@ std::vector<Router::Wait> Router::waiting_heads(uint64_t now) const {
     const InputVC& iv = in_[i];
     if (iv.q.empty() || !iv.q.front().head || iv.q.front().ready > now) continue;
     const Flit& f = iv.q.front();
+    if (iv.want_first == kFanout || ctx_->msgs[f.msg].multicast) {
+      const FanoutWait fw = fanout_wait(i, f, now, true);
+      w.push_back(Wait{in_port_of(i), i % vcs_, f.msg, fw.blocker, fw.out_port});
+      continue;
+    }
     int op;
     if (f.hop == ctx_->msgs[f.msg].hops) op = link_ports_;
     else if (ctx_->route_of(f.msg)[f.hop].port != kChosenInRouter) op = ctx_->route_of(f.msg)[f.hop].port;

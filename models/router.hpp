@@ -173,7 +173,17 @@ class Router {
     // hop an adaptive routing function chooses (asked on every try).
     int16_t want_first = kNotLookedUp, want_last = kNotLookedUp;
   };
-  static constexpr int16_t kNotLookedUp = -1, kAskRouting = -2;
+  // kFanout: a multidestination worm's head (models/router_fanout.cpp); the
+  // VC's worm then keeps want_first == kFanout and out == kFanoutOut until its tail leaves.
+  static constexpr int16_t kNotLookedUp = -1, kAskRouting = -2, kFanout = -3;
+  static constexpr int32_t kFanoutOut = -2;
+  // A multidestination worm's branches at one input VC: the output VC each
+  // holds (-1 until it has one) and, for a link branch, the visit its head copy goes to.
+  struct Fanout {
+    std::vector<int32_t> outs;
+    std::vector<uint16_t> next;
+    int missing = 0;  // branches without an output VC yet
+  };
   struct Candidates {
     int first, last;  // kAskRouting: an adaptive hop
   };
@@ -214,11 +224,34 @@ class Router {
   const std::vector<RouteOutput>& ask_routing(int in_vc, const Flit& head) const;
   uint32_t allocation_blocker(int in_vc, const Flit& head) const;
   void allocate_switch(uint64_t now);
+  // --- multidestination worms (models/router_fanout.cpp) ---
+  bool is_fanout(int in_vc) const { return in_[in_vc].want_first == kFanout; }
+  [[gnu::noinline]] bool allocate_fanout(int in_vc, const Flit& front, uint64_t now);
+  void look_up_branches(int in_vc, const Flit& head);
+  Candidates branch_candidates(int in_vc, const RouteHop& branch) const;
+  bool fanout_can_send(int in_vc, uint64_t now) const;
+  int offer_with_fanout(int ip, uint64_t now);
+  uint64_t fanout_out_ports(int in_vc) const;
+  [[gnu::noinline]] void allocate_switch_with_fanout(uint64_t now);
+  void move_fanout_flit(int in_vc, int in_port, uint64_t now);
+  void eject_copy(const Flit& f, int endpoint, uint64_t now);
+  void release_fanout(int in_vc, const Flit& tail, uint64_t now);
+  struct FanoutWait {
+    uint32_t blocker;
+    uint64_t VcCounters::*cause;
+    int out_port;
+  };
+  FanoutWait fanout_wait(int in_vc, const Flit& head, uint64_t now, bool frozen) const;
+  void note_fanout_wait(int in_vc, const Flit& head, const FanoutWait& w, uint64_t cycles);
+  [[gnu::noinline]] void charge_fanout_stall(int in_vc, const Flit& head, uint64_t now);
   bool stream_one_port(uint64_t now);
   int offer(int ip, uint64_t now);
   bool can_send(int out_vc, uint64_t now) const;
   void move_flit(int in_vc, int in_port, uint64_t now);
   [[gnu::noinline]] void release_output(int in_vc, const Flit& tail, uint64_t now);
+  void give_up_output(int out_vc, uint32_t msg, uint64_t now);
+  void charge_head_behind(const InputVC& iv, const Flit& tail, uint64_t now);
+  Candidates ejection_candidates(int in_vc, int local_endpoint) const;
   [[gnu::noinline]] void header_left(int in_vc, int in_port, uint32_t msg);
   void charge_stalls(uint64_t now);
   void charge_stall(int in_vc, uint64_t now);
@@ -239,6 +272,7 @@ class Router {
   uint64_t occupied_ports_ = 0;        // input ports with at least one flit buffered
   uint64_t head_ports_ = 0;            // input ports with a head at the front of some VC
   uint64_t express_ports_ = 0;         // input ports an express worm is draining (not in occupied_ports_)
+  uint64_t fanout_ports_ = 0;          // input ports with a VC holding a multidestination worm
   SimContext* ctx_;
   uint8_t* rr_ = nullptr;              // round-robin pointers: in_ports_ (VC per input port), then out_ports_
   int vcs_;
@@ -260,6 +294,7 @@ class Router {
   // express stages, and the output ports they feed.
   uint64_t express_vcs_ = 0;
   uint64_t express_outs_ = 0;
+  std::unique_ptr<Fanout[]> fanouts_;  // per input VC, made when the first multidestination head comes
 };
 
 }  // namespace wormsim

@@ -5,8 +5,10 @@
 // callbacks, so the per-flit path has no virtual calls.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <unordered_map>
 #include <vector>
 
 #include "models/buffer_counters.hpp"
@@ -31,13 +33,14 @@ struct MessageRecord {
   int32_t step = -1;           // schedule step; -1 for background traffic
   uint32_t flits = 1;
   uint32_t route_begin = 0;    // first hop in SimContext::hops
-  uint16_t hops = 0;
-  int16_t inj_channel = -1;    // all-port: the channel of the first hop
+  uint16_t hops = 0;           // route length; multicast: the links of its tree
+  int8_t inj_channel = -1;     // all-port: the channel of the first hop
+  uint8_t multicast = 0;       // a multidestination worm: dst is its last destination; the rest in SimContext::copies
   // Timestamps (kNever until they happen)
   uint64_t release = kNever;         // handed to the sender's interface
   uint64_t inject = kNever;          // header entered the source router
-  uint64_t header_arrival = kNever;  // header ejected at the destination
-  uint64_t delivered = kNever;       // tail ejected at the destination
+  uint64_t header_arrival = kNever;  // header ejected at the destination (multicast: its first copy)
+  uint64_t delivered = kNever;       // tail ejected at the destination (multicast: its last copy)
   // Cycles the header waited (see docs/metrics.md)
   uint64_t stall_step = 0;     // behind a worm of the same step
   uint64_t stall_depth = 0;    // behind a worm of another step
@@ -45,6 +48,31 @@ struct MessageRecord {
 
   // A slot freed by Network::recycle, waiting for its next message.
   bool free() const { return src < 0; }
+};
+
+// The copies of a multidestination worm: one per destination, each with the
+// cycles its header and its tail were ejected there.
+struct MulticastCopies {
+  uint32_t msg = 0;
+  std::vector<int32_t> dsts;      // destination endpoints, in the worm's order
+  std::vector<uint32_t> by_endpoint_order;  // indices into dsts, sorted by endpoint (lookup at ejection)
+  std::vector<uint64_t> header, tail;       // per destination (kNever until it happens)
+  std::vector<int32_t> depth;     // per destination: links from the source to it along the worm's tree
+  uint32_t entries = 0;           // its route's entries in SimContext::hops (MessageRecord::hops counts links)
+  int32_t max_depth = 0;          // the deepest destination's depth: the H of the worm's zero-load latency
+  uint32_t left = 0;              // tails still to eject
+  uint64_t absorb_stalls = 0;     // cycles its ready head waited for an ejection channel
+  uint64_t branch_stalls = 0;     // cycles its ready head waited for a link branch (VC or credit) or the switch
+  // Position of `endpoint` in dsts (it is one of them).
+  size_t index_of(int32_t endpoint) const {
+    const auto it = std::lower_bound(by_endpoint_order.begin(), by_endpoint_order.end(), endpoint,
+                                     [this](uint32_t i, int32_t e) { return dsts[i] < e; });
+    return *it;
+  }
+};
+struct CopyDelivered {
+  uint32_t msg;
+  int32_t dst;
 };
 
 // One worm holding one channel, for timeline traces: from the cycle its header
@@ -99,13 +127,24 @@ struct SimContext {
   RouterScratch scratch;
   std::vector<ChannelUse>* channel_trace = nullptr;  // set when a timeline trace is requested
   std::vector<RouteHop> hops;
+  // Multidestination worms (models/multicast/): per entry of their routes in
+  // `hops`, the visit a branch's head copy goes to (index in its route); sized
+  // to cover the last multidestination worm's route, empty without one.
+  std::vector<uint16_t> hop_next;
+  std::vector<MulticastCopies> copies;           // one per multidestination worm
+  std::unordered_map<uint32_t, uint32_t> copies_of;  // message -> index in copies
+  MulticastCopies& copies_of_msg(uint32_t msg) { return copies[copies_of.at(msg)]; }
+  const MulticastCopies& copies_of_msg(uint32_t msg) const { return copies[copies_of.at(msg)]; }
+  // H in a message's zero-load latency: its route length; a multidestination worm's deepest destination.
+  int zero_load_hops(uint32_t msg) const { return msgs[msg].multicast ? copies_of_msg(msg).max_depth : msgs[msg].hops; }
   std::vector<MessageRecord> msgs;
   std::vector<uint64_t> link_busy;  // flits carried per directed link
 
   // Activity
   std::vector<Router*> woken_routers;  // activated during the current cycle
   // Events of the current cycle, consumed by the traffic sources
-  std::vector<uint32_t> delivered_now;  // tails ejected
+  std::vector<uint32_t> delivered_now;  // tails ejected (multicast: the last copy's)
+  std::vector<CopyDelivered> copies_delivered_now;  // multicast: every copy's tail ejected
   std::vector<uint32_t> injected_now;   // tails that left their injection channel
   // Headers that left an input VC this cycle (while express is on): that VC's
   // rest of the worm goes to the express loop (models/express_worms.hpp).

@@ -7,7 +7,9 @@ namespace wormsim {
 
 MessageView view_message(const SimContext& ctx, const MessageRecord& m) {
   MessageView v;
-  v.zero_load = static_cast<uint64_t>(ctx.timing.zero_load_latency(m.hops, m.flits));
+  // A multidestination worm's record is always the table's own (never retired or copied).
+  const int hops = m.multicast ? ctx.zero_load_hops(static_cast<uint32_t>(&m - ctx.msgs.data())) : m.hops;
+  v.zero_load = static_cast<uint64_t>(ctx.timing.zero_load_latency(hops, m.flits));
   v.delivered = m.delivered != kNever;
   if (m.inject != kNever && m.release != kNever) {
     const uint64_t earliest = m.release + static_cast<uint64_t>(ctx.timing.startup);

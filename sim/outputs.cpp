@@ -14,6 +14,7 @@
 #include "sim/config_echo.hpp"
 #include "sim/csv_text.hpp"
 #include "sim/output_tables.hpp"
+#include "sim/multicast_outputs.hpp"
 #include "sim/repetition_outputs.hpp"
 #include "sim/warmup_outputs.hpp"
 #include "sim/version.hpp"
@@ -132,6 +133,7 @@ std::string summary_json(const RunReport& rep) {
   if (rep.load) j["load"] = load_json(*rep.load);
   if (rep.load && rep.load->adaptive) j["warmup"] = warmup_json(*rep.load->adaptive, rep.load->warmup);
   if (rep.repetitions) j["repetitions"] = repetitions_json(*rep.repetitions);
+  if (!net.context().copies.empty()) j["multicast"] = multicast_json(net);
   if (rep.router_stats) j["router_stats"] = router_stats_json(*rep.router_stats);
   // A run that stopped early still conserves flits: those not ejected are in buffers.
   const bool complete = m.status == "completed";
@@ -255,6 +257,29 @@ void write_messages_csv(CsvText& os, const RunReport& rep) {
 // got for a message still under way when an adaptive run stopped. Links alone
 // (their routers are in links.csv) keep the file small: a busy run writes one
 // id per flit-free hop, and every byte is checksummed and synced.
+namespace {
+// A multidestination worm's links: its tree, breadth first from the source.
+void write_tree_links(CsvText& os, const Topology& topo, const SimContext& ctx, uint32_t id) {
+  const MessageRecord& m = ctx.msgs[id];
+  const uint32_t entries = ctx.copies_of_msg(id).entries;
+  std::vector<int> router_of(entries, -1);  // per visit (its first entry): the router it is at
+  router_of[0] = topo.endpoint_router(m.src);
+  int visit_router = router_of[0];
+  bool first = true;
+  for (uint32_t e = 0; e < entries; ++e) {
+    if (router_of[e] >= 0) visit_router = router_of[e];
+    const RouteHop& h = ctx.hops[m.route_begin + e];
+    if (h.port == kEjectBranch) continue;
+    const int link = topo.link_id(visit_router, h.port);
+    router_of[ctx.hop_next[m.route_begin + e]] = topo.link_dst(link);
+    if (!first) os << ' ';
+    os << link;
+    first = false;
+  }
+  os << '\n';
+}
+}  // namespace
+
 void write_routes_csv(CsvText& os, const RunReport& rep) {
   const SimContext& ctx = rep.network->context();
   const Topology& topo = rep.network->topology();
@@ -264,6 +289,10 @@ void write_routes_csv(CsvText& os, const RunReport& rep) {
     if (!listed(rep, m)) continue;
     const RouteHop* route = ctx.route_of(static_cast<uint32_t>(id));
     os << id << ',';
+    if (m.multicast) {
+      write_tree_links(os, topo, ctx, static_cast<uint32_t>(id));
+      continue;
+    }
     int node = topo.endpoint_router(m.src);
     for (int h = 0; h < m.hops && route[h].port != kChosenInRouter; ++h) {
       const int link = topo.link_id(node, route[h].port);
@@ -339,6 +368,7 @@ void write_csv_outputs(OutputSet& set, const RunReport& rep) {
   set.add_streamed("steps.csv", [&](CsvText& os) { write_steps_csv(os, rep); });
   set.add_streamed("routes.csv", [&](CsvText& os) { write_routes_csv(os, rep); });
   if (rep.repetitions) set.add("repetitions.csv", repetitions_csv(*rep.repetitions));
+  if (!rep.network->context().copies.empty()) set.add("copies.csv", copies_csv(*rep.network));
   if (rep.load && rep.load->adaptive) set.add("warmup.csv", warmup_csv(*rep.load->adaptive));
   if (rep.classes) set.add("latency.csv", class_latency_csv(rep));
   if (rep.router_stats) {
