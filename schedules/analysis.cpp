@@ -4,6 +4,8 @@
 #include <numeric>
 #include <utility>
 
+#include "schedules/multicast_plan.hpp"
+
 namespace wormsim {
 
 Route message_route(const Topology& topo, const RoutingFunction& routing, const ScheduledMessage& m) {
@@ -67,21 +69,45 @@ struct StepRoutes {
   bool all_dimension_order = true;
 
   std::vector<int> hop_counts;  // per message: its length (an adaptive route has no links here)
+  std::vector<int> longest;     // per message: its length, or a multicast message's longest path
+  std::vector<int> worms;       // per message: 1, or a multicast message's worms
 
-  StepRoutes(const Topology& topo, const RoutingFunction& routing, const std::vector<ScheduledMessage>& msgs) {
+  StepRoutes(const Topology& topo, const RoutingFunction& routing, MulticastPlanner& planner,
+             const std::vector<ScheduledMessage>& msgs) {
     first.reserve(msgs.size() + 1);
     hop_counts.reserve(msgs.size());
     for (size_t i = 0; i < msgs.size(); ++i) {
       first.push_back(links.size());
-      const Route r = message_route(topo, routing, msgs[i]);
-      links.insert(links.end(), r.links.begin(), r.links.end());
-      msg_of.insert(msg_of.end(), r.links.size(), static_cast<uint32_t>(i));
-      hop_counts.push_back(r.hops());
+      const size_t before = links.size();
+      if (msgs[i].is_multicast()) {
+        add_multicast(topo, planner.plan(msgs[i]));
+      } else {
+        const Route r = message_route(topo, routing, msgs[i]);
+        links.insert(links.end(), r.links.begin(), r.links.end());
+        hop_counts.push_back(r.hops());
+        longest.push_back(r.hops());
+        worms.push_back(1);
+      }
+      msg_of.insert(msg_of.end(), links.size() - before, static_cast<uint32_t>(i));
       // A pair sharing links shares one unbroken run of them under dimension order only (count_pairs).
-      all_dimension_order = all_dimension_order && msgs[i].route.empty() && routing.routes_part_once();
+      all_dimension_order = all_dimension_order && msgs[i].route.empty() && !msgs[i].is_multicast() &&
+                            routing.routes_part_once();
     }
     first.push_back(links.size());
     by_link = sort_by_link(links);
+  }
+  // A multicast message's links are its worms' (its channel use).
+  void add_multicast(const Topology& topo, const std::vector<MulticastWorm>& planned) {
+    int use = 0, far = 0;
+    for (const MulticastWorm& w : planned) {
+      const std::vector<int> l = worm_links(topo, w);
+      links.insert(links.end(), l.begin(), l.end());
+      use += static_cast<int>(l.size());
+      far = std::max(far, worm_longest_path(topo, w));
+    }
+    hop_counts.push_back(use);
+    longest.push_back(far);
+    worms.push_back(static_cast<int>(planned.size()));
   }
   int hops(size_t i) const { return hop_counts[i]; }
   // by_link[begin, end) are the hops on `link`, by message.
@@ -169,16 +195,25 @@ StaticAnalysis analyze_schedule(const Schedule& s, const Topology& topo, const R
   StaticAnalysis a;
   a.steps = static_cast<int>(s.steps.size());
   a.contention_known = !routing.adaptive();
+  constexpr int kAnyVcs = 16;  // no shipped scheme's worms depend on the VC count
+  MulticastPlanner planner(topo, &routing, kAnyVcs);
+  int64_t path_hops = 0;  // Σ over messages of their (longest) path
   for (int st = 0; st < a.steps; ++st) {
     const auto& msgs = s.steps[st];
-    const StepRoutes routes(topo, routing, msgs);
+    const StepRoutes routes(topo, routing, planner, msgs);
     int64_t step_tcd = 0;
     for (size_t i = 0; i < msgs.size(); ++i) {
       const int h = routes.hops(i);
       ++a.messages;
       step_tcd += h;
       a.flit_hops += static_cast<int64_t>(h) * s.message_flits(msgs[i]);
-      a.max_hops = std::max(a.max_hops, h);
+      a.max_hops = std::max(a.max_hops, routes.longest[i]);
+      path_hops += routes.longest[i];
+      if (!msgs[i].is_multicast()) continue;
+      ++a.multicast_messages;
+      a.multicast_worms += routes.worms[i];
+      a.multicast_channel_use += h;
+      a.multicast_longest_path = std::max(a.multicast_longest_path, routes.longest[i]);
     }
     a.step_tcd.push_back(step_tcd);
     a.tcd += step_tcd;
@@ -186,8 +221,9 @@ StaticAnalysis analyze_schedule(const Schedule& s, const Topology& topo, const R
     a.contention_pairs += count_pairs(routes, topo, msgs.size());
     list_pairs(routes, msgs.size(), st, StaticAnalysis::kMaxListedContentionPairs, a.contention);
   }
-  a.mean_hops = a.messages ? static_cast<double>(a.tcd) / static_cast<double>(a.messages) : 0.0;
-  if (s.broadcast) a.lower_bound_steps = ceil_log2(topo.num_endpoints());
+  a.mean_hops = a.messages ? static_cast<double>(path_hops) / static_cast<double>(a.messages) : 0.0;
+  // The one-port bound is for unicast broadcasts: one multicast message reaches every node in one step.
+  if (s.broadcast && !a.multicast_messages) a.lower_bound_steps = ceil_log2(topo.num_endpoints());
   return a;
 }
 

@@ -211,6 +211,9 @@ std::vector<DrawnMessage> collect_messages(const Schedule& s, const Topology& to
     for (size_t i = 0; i < s.steps[st].size(); ++i) {
       const ScheduledMessage& m = s.steps[st][i];
       const std::string where = message_location(st, i);
+      if (m.is_multicast())
+        throw std::invalid_argument(where + ": a multicast message (\"multicast\": " + m.multicast +
+                                    "); drawings show unicast messages only");
       if (!topo.valid_endpoint(m.src) || !topo.valid_endpoint(m.dst))
         throw std::invalid_argument(where + ": node out of range for " + topo.spec().describe());
       if (m.src == m.dst) throw std::invalid_argument(where + ": src and dst are the same node, nothing to draw");

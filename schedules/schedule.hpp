@@ -12,10 +12,15 @@ namespace wormsim {
 
 struct ScheduledMessage {
   int src = -1;
-  int dst = -1;
+  int dst = -1;             // unicast destination; -1 for a multicast message
   int packet = -1;          // index into Schedule::packets
   int flits = 0;            // 0: the schedule's default length
   std::vector<int> route;   // explicit route as nodes (src first, dst last); empty: routing decides
+  // A multicast message (docs/multicast.md): its destinations in the schedule's
+  // order and the scheme that carries it (models/multicast/registry.hpp).
+  std::vector<int> dsts;
+  std::string multicast;    // empty: a unicast message to `dst`
+  bool is_multicast() const { return !multicast.empty(); }
 };
 
 struct Packet {

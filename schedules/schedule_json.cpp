@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "models/limits.hpp"
+#include "models/multicast/multicast_scheme.hpp"
 #include "models/node_id.hpp"
 #include "models/routing.hpp"
 #include "models/topology_shape.hpp"
@@ -162,8 +163,8 @@ struct Parser {
     }
     for (auto it = m.begin(); it != m.end(); ++it) {
       const std::string& k = it.key();
-      if (k != "src" && k != "dst" && k != "packet" && k != "flits" && k != "route")
-        diag.error(message_location(step, idx, k), "unknown field (expected src, dst, packet, flits, route)");
+      if (k != "src" && k != "dst" && k != "packet" && k != "flits" && k != "route" && k != "multicast")
+        diag.error(message_location(step, idx, k), "unknown field (expected src, dst, packet, flits, route, multicast)");
     }
     ScheduledMessage msg;
     for (const char* f : {"src", "dst"}) {
@@ -173,7 +174,7 @@ struct Parser {
       }
     }
     msg.src = node(m["src"], message_location(step, idx, "src"));
-    msg.dst = node(m["dst"], message_location(step, idx, "dst"));
+    if (!destinations(m, step, idx, msg)) return;
     if (m.contains("flits")) {
       const json& f = m["flits"];
       if (!f.is_number_integer() || f.get<long long>() < 1 || f.get<long long>() > kMaxMessageFlits) {
@@ -215,6 +216,39 @@ struct Parser {
       }
     }
     s.steps[step].push_back(std::move(msg));
+  }
+
+  // "dst": one node, or with "multicast": SCHEME a list of nodes (docs/schedule-format.md).
+  // False when the message cannot be kept (its error is reported).
+  bool destinations(const json& m, size_t step, size_t idx, ScheduledMessage& msg) {
+    const json& d = m["dst"];
+    const std::string where = message_location(step, idx, "dst");
+    if (!m.contains("multicast")) {
+      // A list of lists is a list of destinations (a flat list of integers is one node's coordinates).
+      if (d.is_array() && !d.empty() && d[0].is_array()) {
+        diag.error(where, "a list of destinations needs \"multicast\": SCHEME (one of: " + multicast_names() + ")");
+        return false;
+      }
+      msg.dst = node(d, where);
+      return true;
+    }
+    const json& scheme = m["multicast"];
+    if (!scheme.is_string() || scheme.get<std::string>().empty()) {
+      diag.error(message_location(step, idx, "multicast"),
+                 "expected a scheme name (one of: " + multicast_names() + "), got " + scheme.dump());
+      return false;
+    }
+    msg.multicast = scheme.get<std::string>();
+    if (m.contains("route")) {
+      diag.error(message_location(step, idx, "route"), "a multicast message takes no route: its scheme routes its worms");
+      return false;
+    }
+    if (!d.is_array() || d.empty()) {
+      diag.error(where, "with \"multicast\" expected a non-empty list of nodes, got " + d.dump());
+      return false;
+    }
+    for (size_t i = 0; i < d.size(); ++i) msg.dsts.push_back(node(d[i], where + " entry " + std::to_string(i + 1)));
+    return true;
   }
 
   void check_route(const ScheduledMessage& msg, size_t step, size_t idx) {
@@ -437,7 +471,14 @@ std::string schedule_to_json(const Schedule& s) {
       const ScheduledMessage& m = s.steps[i][j];
       ojson jm = ojson::object();
       jm["src"] = node_json(topo, m.src);
-      jm["dst"] = node_json(topo, m.dst);
+      if (m.is_multicast()) {
+        ojson dsts = ojson::array();
+        for (int d : m.dsts) dsts.push_back(node_json(topo, d));
+        jm["dst"] = dsts;
+        jm["multicast"] = m.multicast;
+      } else {
+        jm["dst"] = node_json(topo, m.dst);
+      }
       const bool named = m.packet >= 0 && !s.packets[m.packet].name.empty() && !(s.broadcast && m.packet == 0);
       if (named) jm["packet"] = s.packets[m.packet].name;
       if (m.flits > 0) jm["flits"] = m.flits;

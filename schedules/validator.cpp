@@ -1,9 +1,11 @@
 #include "schedules/validator.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <unordered_map>
 
 #include "schedules/analysis.hpp"
+#include "schedules/multicast_plan.hpp"
 
 namespace wormsim {
 
@@ -39,11 +41,36 @@ class Holdings {
   std::unordered_map<uint64_t, int> held_;
 };
 
-void check_basic(const Schedule& s, const Topology& topo, Diagnostics& diag) {
+// The receivers of a message: its destination, or a multicast message's destinations.
+const std::vector<int>& receivers(const ScheduledMessage& m, std::vector<int>& one) {
+  if (m.is_multicast()) return m.dsts;
+  one.assign(1, m.dst);
+  return one;
+}
+
+// A multicast message: its scheme runs on this network and reaches its
+// destinations (none of them the source, none twice).
+void check_multicast(const ScheduledMessage& m, size_t st, size_t i, MulticastPlanner& planner, Diagnostics& diag) {
+  try {
+    planner.scheme(m.multicast);
+  } catch (const std::invalid_argument& e) {
+    diag.error(message_location(st, i, "multicast"), e.what());
+    return;
+  }
+  try {
+    planner.plan(m);
+  } catch (const std::invalid_argument& e) {
+    diag.error(message_location(st, i, "dst"), std::string(e.what()) + " (multicast " + m.multicast + ")");
+  }
+}
+
+void check_basic(const Schedule& s, const Topology& topo, MulticastPlanner& planner, Diagnostics& diag) {
   for (size_t st = 0; st < s.steps.size(); ++st)
     for (size_t i = 0; i < s.steps[st].size(); ++i) {
       const auto& m = s.steps[st][i];
-      if (m.src == m.dst)
+      if (m.is_multicast())
+        check_multicast(m, st, i, planner, diag);
+      else if (m.src == m.dst)
         diag.error(message_location(st, i, "dst"), "src and dst are the same node " + topo.node_name(m.src));
     }
 }
@@ -63,22 +90,30 @@ void check_packets(const Schedule& s, const Topology& topo, Diagnostics& diag) {
                        " before it holds it (a node holds a packet from the step after it receives it)");
       }
     }
+    std::vector<int> one;
     for (const auto& m : s.steps[st])
-      if (m.packet >= 0 && m.src != m.dst) held.give(m.packet, m.dst, static_cast<int>(st));
+      if (m.packet >= 0)
+        for (int d : receivers(m, one))
+          if (d != m.src) held.give(m.packet, d, static_cast<int>(st));
   }
 }
 
 void check_broadcast(const Schedule& s, const Topology& topo, Diagnostics& diag) {
   if (!s.broadcast) return;
   std::vector<int> received(topo.num_endpoints(), 0);
+  std::vector<int> one;
+  // Each destination of a multicast message is one delivery of its packet.
   for (size_t st = 0; st < s.steps.size(); ++st)
     for (size_t i = 0; i < s.steps[st].size(); ++i) {
       const auto& m = s.steps[st][i];
       if (m.packet != 0) continue;
-      if (m.dst == s.source)
-        diag.error(message_location(st, i, "dst"), "sends the broadcast back to its source " + topo.node_name(s.source));
-      else if (++received[m.dst] == 2)
-        diag.error(message_location(st, i, "dst"), topo.node_name(m.dst) + " is informed twice");
+      for (int d : receivers(m, one)) {
+        if (!topo.valid_endpoint(d)) continue;  // a multicast destination out of range: reported by check_multicast
+        if (d == s.source)
+          diag.error(message_location(st, i, "dst"), "sends the broadcast back to its source " + topo.node_name(s.source));
+        else if (++received[d] == 2)
+          diag.error(message_location(st, i, "dst"), topo.node_name(d) + " is informed twice");
+      }
     }
   int never = 0;
   std::string first;
@@ -90,22 +125,39 @@ void check_broadcast(const Schedule& s, const Topology& topo, Diagnostics& diag)
     diag.error("broadcast", std::to_string(never) + " node(s) never informed: " + first + (never > 8 ? ", ..." : ""));
 }
 
-void check_ports(const Schedule& s, const Topology& topo, const PortModel& ports, const std::string& routing,
-                 Diagnostics& diag) {
-  // A routing function refused on this network is reported elsewhere; dimension order stands in for it here.
-  constexpr int kAnyVcs = 16;
-  const auto route_fn = make_routing(routing_allowed(routing, topo, kAnyVcs) ? routing : "dimension-order", topo, kAnyVcs);
+// The ports of the first links a message's worms take (one for a unicast
+// message; none for a multicast message that cannot be planned, reported elsewhere).
+std::vector<int> first_ports(const Topology& topo, const RoutingFunction& routing, MulticastPlanner& planner,
+                             const ScheduledMessage& m) {
+  std::vector<int> ports;
+  if (!m.is_multicast()) {
+    const Route r = message_route(topo, routing, m);
+    if (!r.links.empty()) ports.push_back(topo.link_port(r.links[0]));
+    return ports;
+  }
+  try {
+    for (const MulticastWorm& w : planner.plan(m))
+      if (!w.edges.empty()) ports.push_back(w.edges.front().port);
+  } catch (const std::invalid_argument&) {
+  }
+  std::sort(ports.begin(), ports.end());  // one message: its worms sharing a first link are one send on it
+  ports.erase(std::unique(ports.begin(), ports.end()), ports.end());
+  return ports;
+}
+
+void check_ports(const Schedule& s, const Topology& topo, const PortModel& ports, const RoutingFunction& route_fn,
+                 MulticastPlanner& planner, Diagnostics& diag) {
   for (size_t st = 0; st < s.steps.size(); ++st) {
     std::unordered_map<int, int> sends;
     std::unordered_map<int64_t, int> first_links;  // all-port: a node's channel is tied to its first link (by port)
     for (const auto& m : s.steps[st]) {
-      ++sends[m.src];
+      ++sends[m.src];  // a multicast message is one send, whatever its worms
       if (ports.kind != PortKind::AllPort || m.src == m.dst) continue;
-      const Route r = message_route(topo, *route_fn, m);
-      if (!r.links.empty() && ++first_links[int64_t{m.src} * topo.num_ports() + topo.link_port(r.links[0])] == 2)
-        diag.warning("step " + std::to_string(st + 1),
-                     topo.node_name(m.src) + " starts two messages on the same link in one step; the all-port "
-                                             "model gives each link one injection channel, so they will be serialised");
+      for (int port : first_ports(topo, route_fn, planner, m))
+        if (++first_links[int64_t{m.src} * topo.num_ports() + port] == 2)
+          diag.warning("step " + std::to_string(st + 1),
+                       topo.node_name(m.src) + " starts two messages on the same link in one step; the all-port "
+                                               "model gives each link one injection channel, so they will be serialised");
     }
     for (const auto& [node, n] : sends) {
       const int allowed = ports.sends_per_step(topo, node);
@@ -136,10 +188,14 @@ void validate_schedule(const Schedule& s, const Topology& topo, const PortModel&
                                          topo.spec().describe());
     return;
   }
-  check_basic(s, topo, diag);
+  // A routing function refused on this network is reported elsewhere; dimension order stands in for it here.
+  constexpr int kAnyVcs = 16;
+  const auto route_fn = make_routing(routing_allowed(routing, topo, kAnyVcs) ? routing : "dimension-order", topo, kAnyVcs);
+  MulticastPlanner planner(topo, route_fn.get(), kAnyVcs);
+  check_basic(s, topo, planner, diag);
   check_packets(s, topo, diag);
   check_broadcast(s, topo, diag);
-  check_ports(s, topo, ports, routing, diag);
+  check_ports(s, topo, ports, *route_fn, planner, diag);
 }
 
 }  // namespace wormsim

@@ -144,6 +144,12 @@ int schedule_check(const CheckOptions& o) {
                        {"second", p.second + 1},
                        {"link", topo.router_name(topo.link_src(p.link)) + "->" + topo.router_name(topo.link_dst(p.link))}});
     j["contention"] = pairs;
+    if (a.multicast_messages) {  // only then: the keys of unicast schedules stay as they were
+      j["multicast_messages"] = a.multicast_messages;
+      j["multicast_worms"] = a.multicast_worms;
+      j["multicast_channel_use"] = a.multicast_channel_use;
+      j["multicast_longest_path"] = a.multicast_longest_path;
+    }
     std::cout << j.dump(2) << "\n";
     return kExitOk;
   }
@@ -151,9 +157,14 @@ int schedule_check(const CheckOptions& o) {
             << "steps:                 " << a.steps;
   if (a.lower_bound_steps) std::cout << " (lower bound for a one-port broadcast: " << a.lower_bound_steps << ")";
   std::cout << "\nmessages:              " << a.messages << "\n"
-            << "TCD:                   " << a.tcd << " hops\n"
-            << "hops per message:      max " << a.max_hops << ", mean " << a.mean_hops << "\n"
-            << "port-model violations: " << port_violations << " (" << pm.describe() << ")\n"
+            << "TCD:                   " << a.tcd << " hops"
+            << (a.multicast_messages ? " (a multicast message counts its channel use)" : "") << "\n"
+            << "hops per message:      max " << a.max_hops << ", mean " << a.mean_hops << "\n";
+  if (a.multicast_messages)
+    std::cout << "multicast:             " << a.multicast_messages << " message(s), " << a.multicast_worms
+              << " worm(s), channel use " << a.multicast_channel_use << " links, longest path "
+              << a.multicast_longest_path << " hops\n";
+  std::cout << "port-model violations: " << port_violations << " (" << pm.describe() << ")\n"
             << "step contention:       ";
   if (a.contention_known)
     std::cout << a.step_contention_pairs() << " pair(s) of same-step messages share a link\n";

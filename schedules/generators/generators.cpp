@@ -8,6 +8,7 @@ const std::vector<GeneratorInfo>& generator_registry() {
     detail::append_mesh_broadcast_generators(all);
     detail::append_hypercube_generators(all);
     detail::append_line_broadcast_generators(all);
+    detail::append_multicast_generators(all);
     return all;
   }();
   return registry;

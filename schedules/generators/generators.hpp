@@ -59,4 +59,5 @@ namespace wormsim::detail {
 void append_mesh_broadcast_generators(std::vector<GeneratorInfo>& out);  // mesh_broadcast*.cpp
 void append_hypercube_generators(std::vector<GeneratorInfo>& out);       // hypercube*.cpp
 void append_line_broadcast_generators(std::vector<GeneratorInfo>& out);  // line_broadcast*.cpp
+void append_multicast_generators(std::vector<GeneratorInfo>& out);       // multicast_broadcast.cpp
 }  // namespace wormsim::detail

@@ -34,7 +34,7 @@ const std::vector<BadSchedule>& cases() {
       {"top_level_array.json", kMesh, {"error: expected a JSON object at the top level, got array"}},
       {"unknown_top_field.json", kMesh, {"field \"stpes\": error: unknown field (expected wormsim_schedule, "}},
       {"unknown_message_field.json", kMesh,
-       {"step 2, message 1, field \"flit\": error: unknown field (expected src, dst, packet, flits, route)"}},
+       {"step 2, message 1, field \"flit\": error: unknown field (expected src, dst, packet, flits, route, multicast)"}},
       {"missing_src.json", kMesh, {"step 1, message 1, field \"src\": error: missing"}},
       {"missing_dst.json", kMesh, {"step 1, message 2, field \"dst\": error: missing"}},
       {"src_string.json", kMesh,
@@ -76,6 +76,17 @@ const std::vector<BadSchedule>& cases() {
       {"non_utf8.json", kMesh, {"error: not valid JSON: ", "ill-formed UTF-8"}},
       // Semantic problems, found by the validator.
       {"src_equals_dst.json", kMesh, {"step 1, message 1, field \"dst\": error: src and dst are the same node (2,2)"}},
+      {"multicast_list_without_scheme.json", kMesh,
+       {"step 1, message 1, field \"dst\": error: a list of destinations needs \"multicast\": SCHEME (one of: "
+        "dual-path, multi-path, column-path, tree)"}},
+      {"multicast_source_in_set.json", kMesh,
+       {"step 1, message 1, field \"dst\": error: destination (1,1) is the source of the multicast (multicast "
+        "dual-path)"}},
+      {"multicast_duplicate.json", kMesh,
+       {"step 1, message 1, field \"dst\": error: destination (0,0) comes twice in the multicast (multicast tree)"}},
+      {"multicast_unknown_scheme.json", kMesh,
+       {"step 1, message 1, field \"multicast\": error: unknown multicast scheme \"hamilton\" (expected one of: "
+        "dual-path, multi-path, column-path, tree)"}},
       {"sent_before_held.json", kLine3,
        {"step 1, message 2, field \"src\": error: (1) sends packet \"0\" before it holds it"}},
       {"informed_twice.json", kLine3, {"step 2, message 2, field \"dst\": error: (2) is informed twice"}},
@@ -198,6 +209,34 @@ TEST(CliScheduleCheck, DefaultScheduleFigures) {
   EXPECT_EQ(j.at("step_contention_pairs"), 0);
   EXPECT_EQ(j.at("step_tcd"), json::array({1, 2, 4, 8}));
   EXPECT_EQ(j.at("contention"), json::array());
+}
+
+TEST(CliScheduleCheck, UnicastScheduleHasNoMulticastFigures) {
+  TempDir tmp;
+  const json j = check_json(default_schedule(), tmp);
+  EXPECT_FALSE(j.contains("multicast_messages"));
+  EXPECT_FALSE(j.contains("multicast_channel_use"));
+}
+
+// A generated multi-path broadcast from (1,1) of a 4x4 mesh: four worms of 3, 6, 2
+// and 5 links (docs/multicast.md), the longest header path 6 hops.
+TEST(CliScheduleCheck, MulticastFiguresOfAGeneratedBroadcast) {
+  TempDir tmp;
+  const Result g = run_wormsim(
+      {"schedule", "generate", "-a", "multi-path", "-d", "4", "4", "--source", "1,1", "-o", "mp.json"}, tmp.path());
+  ASSERT_EQ(g.exit_code, 0) << g.describe();
+  const json j = check_json(tmp / "mp.json", tmp);
+  EXPECT_EQ(j.at("steps"), 1);
+  EXPECT_EQ(j.at("messages"), 1);
+  EXPECT_EQ(j.at("tcd"), 16);
+  EXPECT_EQ(j.at("max_hops"), 6);
+  EXPECT_EQ(j.at("multicast_messages"), 1);
+  EXPECT_EQ(j.at("multicast_worms"), 4);
+  EXPECT_EQ(j.at("multicast_channel_use"), 16);
+  EXPECT_EQ(j.at("multicast_longest_path"), 6);
+  const Result text = run_wormsim({"schedule", "check", "mp.json"}, tmp.path());
+  EXPECT_CONTAINS(text.out, "TCD:                   16 hops (a multicast message counts its channel use)\n");
+  EXPECT_CONTAINS(text.out, "multicast:             1 message(s), 4 worm(s), channel use 16 links, longest path 6 hops\n");
 }
 
 TEST(CliScheduleCheck, DefaultScheduleHumanOutput) {

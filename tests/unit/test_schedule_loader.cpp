@@ -232,7 +232,7 @@ TEST(Loader, MessageNotAnObject) {
 
 TEST(Loader, UnknownMessageField) {
   expect_one_error(mesh(R"([[{"src": 0, "dst": 1}], [{"src": 1, "dst": 2, "flit": 8}]])"),
-                   "step 2, message 1, field \"flit\"", "unknown field (expected src, dst, packet, flits, route)");
+                   "step 2, message 1, field \"flit\"", "unknown field (expected src, dst, packet, flits, route, multicast)");
 }
 
 TEST(Loader, MissingSrcOrDst) {
