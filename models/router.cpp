@@ -103,9 +103,15 @@ void Router::connect_output(int port, Router* downstream, int downstream_port, i
 // the front of a VC (head_ports_). Skipping the others changes nothing but the
 // cost: a worm streaming through a router costs one port visit per cycle.
 void Router::step(uint64_t now) {
-  if (stream_ && stream_one_port(now)) return;
-  allocate_vcs(now);
-  allocate_switch(now);
+  if (stream_) {  // the common case: no multidestination worm here
+    if (stream_one_port(now)) return;
+    allocate_vcs(now);
+    allocate_switch(now);
+  } else {
+    allocate_vcs(now);
+    if (fanout_ports_) allocate_switch_with_fanout(now);
+    else allocate_switch(now);
+  }
   charge_stalls(now);
 }
 
@@ -183,22 +189,6 @@ Router::Candidates Router::candidates(int in_vc, const Flit& head) const {
   if (h.port == kChosenInRouter) return {kAskRouting, kAskRouting};
   const int first = h.port * vcs_;
   return {first + (ctx_->dateline_classes ? h.vc_class : 0), first + vcs_};
-}
-
-// The ejection channel(s) to the router's endpoint `local` (its index here)
-// that the port model allows a worm in input VC `in_vc`.
-Router::Candidates Router::ejection_candidates(int in_vc, int local) const {
-  const int base = link_ports_ * vcs_ + local * ej_per_endpoint_;
-  switch (ctx_->ports.kind) {
-    case PortKind::OnePort: return {base, base + 1};
-    case PortKind::AllPort: {
-      // The channel of the link it arrives on; a worm that never left its router (0 hops) takes channel 0.
-      const int ip = in_port_of(in_vc);
-      const int ch = ip < link_ports_ ? ip : 0;
-      return {base + ch, base + ch + 1};
-    }
-    default: return {base, base + ej_per_endpoint_};
-  }
 }
 
 bool Router::try_allocate(int in_vc, const Flit& head, uint64_t now) {
@@ -307,7 +297,6 @@ int Router::offer(int ip, uint64_t now) {
 // from rr_[ip]) that holds an output, is ready and has a credit; each requested
 // output grants one input port (round-robin from rr_[in_ports_ + op]).
 void Router::allocate_switch(uint64_t now) {
-  if (fanout_ports_) return allocate_switch_with_fanout(now);
   RouterScratch& s = *scratch_;
   uint64_t requested = 0;  // output ports with at least one request
   for (uint64_t ports = occupied_ports_; ports; ports &= ports - 1) {
@@ -384,26 +373,6 @@ void Router::release_output(int in_vc, const Flit& tail, uint64_t now) {
   iv.out = -1;
   iv.want_first = iv.want_last = kNotLookedUp;  // the next head looks its candidates up again
   charge_head_behind(iv, tail, now);
-}
-
-// Worm `msg`, whose tail has left, gives up output VC `o`.
-void Router::give_up_output(int o, uint32_t msg, uint64_t now) {
-  OutputVC& ov = out_[o];
-  if (ctx_->channel_trace) {
-    const int port = out_port_of(o);
-    const int vc = is_ejection(o) ? 0 : mod_vcs(o);
-    ctx_->channel_trace->push_back(ChannelUse{node_, static_cast<int16_t>(port), static_cast<int16_t>(vc), msg,
-                                              ov.since, now + 1});
-  }
-  ov.previous = ov.owner;
-  ov.owner = kNoMessage;
-}
-
-// A head queued right behind the tail that just left `iv` has been waiting for that worm since it was ready.
-void Router::charge_head_behind(const InputVC& iv, const Flit& tail, uint64_t now) {
-  if (iv.q.empty()) return;
-  const Flit& next = iv.q.front();
-  if (next.head && next.ready <= now) ctx_->charge_stall(next.msg, tail.msg, now + 1 - next.ready);
 }
 
 // Keeps the port masks right after a flit left input VC `in_vc` (on port `ip`).

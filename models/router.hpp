@@ -249,9 +249,39 @@ class Router {
   bool can_send(int out_vc, uint64_t now) const;
   void move_flit(int in_vc, int in_port, uint64_t now);
   [[gnu::noinline]] void release_output(int in_vc, const Flit& tail, uint64_t now);
-  void give_up_output(int out_vc, uint32_t msg, uint64_t now);
-  void charge_head_behind(const InputVC& iv, const Flit& tail, uint64_t now);
-  Candidates ejection_candidates(int in_vc, int local_endpoint) const;
+  // Worm `msg`, whose tail has left, gives up output VC `o`.
+  void give_up_output(int o, uint32_t msg, uint64_t now) {
+    OutputVC& ov = out_[o];
+    if (ctx_->channel_trace) {
+      const int port = out_port_of(o);
+      const int vc = is_ejection(o) ? 0 : mod_vcs(o);
+      ctx_->channel_trace->push_back(ChannelUse{node_, static_cast<int16_t>(port), static_cast<int16_t>(vc), msg,
+                                                ov.since, now + 1});
+    }
+    ov.previous = ov.owner;
+    ov.owner = kNoMessage;
+  }
+  // A head queued right behind the tail that just left `iv` has been waiting for that worm since it was ready.
+  void charge_head_behind(const InputVC& iv, const Flit& tail, uint64_t now) {
+    if (iv.q.empty()) return;
+    const Flit& next = iv.q.front();
+    if (next.head && next.ready <= now) ctx_->charge_stall(next.msg, tail.msg, now + 1 - next.ready);
+  }
+  // The ejection channel(s) to the router's endpoint `local` (its index here)
+  // that the port model allows a worm in input VC `in_vc`.
+  Candidates ejection_candidates(int in_vc, int local) const {
+    const int base = link_ports_ * vcs_ + local * ej_per_endpoint_;
+    switch (ctx_->ports.kind) {
+      case PortKind::OnePort: return {base, base + 1};
+      case PortKind::AllPort: {
+        // The channel of the link it arrives on; a worm that never left its router (0 hops) takes channel 0.
+        const int ip = in_port_of(in_vc);
+        const int ch = ip < link_ports_ ? ip : 0;
+        return {base + ch, base + ch + 1};
+      }
+      default: return {base, base + ej_per_endpoint_};
+    }
+  }
   [[gnu::noinline]] void header_left(int in_vc, int in_port, uint32_t msg);
   void charge_stalls(uint64_t now);
   void charge_stall(int in_vc, uint64_t now);
