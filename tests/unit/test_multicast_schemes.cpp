@@ -12,6 +12,7 @@
 #include <set>
 
 #include "models/multicast/hamiltonian_path.hpp"
+#include "models/multicast/multicast_route.hpp"
 #include "models/multicast/multicast_scheme.hpp"
 #include "models/routing/routing_function.hpp"
 #include "tests/thrown_message.hpp"
@@ -201,6 +202,8 @@ void check_plan(const Topology& t, const std::string& scheme, int src, const std
     if (find_multicast(scheme)->path_based) {
       for (const auto& [router, n] : leaves) EXPECT_EQ(n, 1) << where << ": a path worm forks at " << router;
     }
+    // The routers read every planned worm (no router entered only to pass nowhere).
+    EXPECT_EQ(thrown_message([&] { encode_multicast_route(t, w); }), "(nothing thrown)") << where;
   }
   EXPECT_EQ(got, std::multiset<int>(dsts.begin(), dsts.end())) << where;
 }
