@@ -14,6 +14,7 @@
 #include "models/multicast/hamiltonian_path.hpp"
 #include "models/multicast/multicast_route.hpp"
 #include "models/multicast/multicast_scheme.hpp"
+#include "models/routing.hpp"
 #include "models/routing/routing_function.hpp"
 #include "tests/thrown_message.hpp"
 
@@ -125,6 +126,29 @@ TEST(TreeMulticast, DimensionOrderOnAHypercubeIsTheBinomialTree) {
     }
     EXPECT_EQ(children, (std::map<int, int>{{0, 3}, {1, 2}, {2, 1}, {3, 1}})) << "source " << s;
   }
+}
+
+// A deterministic routing function with given routes (router lists), to build unions that are not trees.
+class FixedRoutes final : public RoutingFunction {
+ public:
+  FixedRoutes(const Topology& t, std::map<int, std::vector<int>> to) : RoutingFunction(t, 1), to_(std::move(to)) {}
+  bool adaptive() const override { return false; }
+  void outputs(const RouteQuery&, std::vector<RouteOutput>&) const override {}
+  Route route(int, int dst) const override { return route_from_nodes(topo_, to_.at(dst)); }
+
+ private:
+  std::map<int, std::vector<int>> to_;
+};
+
+TEST(TreeMulticast, RefusesRoutesWhoseUnionIsNotATree) {
+  const Topology t(TopologySpec{"mesh", {2, 2}});
+  // To (1,0) the long way round, through (0,1) and (1,1); to (1,1) through (1,0).
+  const FixedRoutes routes(t, {{1, {0, 2, 3, 1}}, {3, {0, 1, 3}}});
+  const auto tree = make_multicast("tree", MulticastSetting{&t, &routes, 1});
+  EXPECT_EQ(thrown_message([&] { tree->plan(0, {1, 3}); }),
+            "tree multicast: the unicast routes from (0,0) do not form a tree (the route to (1,1) enters (1,0) by "
+            "another link than an earlier route)");
+  EXPECT_EQ(tree->plan(0, {1}).at(0).edges.size(), 3u);  // one route alone is a tree
 }
 
 TEST(MulticastSchemes, RefuseNetworksTheyCannotRunOn) {
