@@ -27,6 +27,7 @@ Router::Router(int node, int link_ports, const RouterEndpoints& endpoints, SimCo
       link_ports_(link_ports),
       in_ports_(link_ports + endpoints.count * endpoints.inj_channels),
       vc_div_(ctx->vcs),
+      stream_(ctx->fast_paths),
       scratch_(&ctx->scratch),
       node_(node),
       inj_channels_(endpoints.count * endpoints.inj_channels),
@@ -102,7 +103,7 @@ void Router::connect_output(int port, Router* downstream, int downstream_port, i
 // the front of a VC (head_ports_). Skipping the others changes nothing but the
 // cost: a worm streaming through a router costs one port visit per cycle.
 void Router::step(uint64_t now) {
-  if (ctx_->fast_paths && stream_one_port(now)) return;
+  if (stream_ && stream_one_port(now)) return;
   allocate_vcs(now);
   allocate_switch(now);
   charge_stalls(now);
@@ -116,7 +117,7 @@ void Router::step(uint64_t now) {
 // Flattened: the whole flit move is inlined here; eject and release_output stay out of line.
 [[gnu::flatten]] bool Router::stream_one_port(uint64_t now) {
   const uint64_t ports = occupied_ports_;
-  if ((head_ports_ | fanout_ports_) != 0 || ports == 0 || (ports & (ports - 1)) != 0) return false;
+  if (head_ports_ != 0 || ports == 0 || (ports & (ports - 1)) != 0) return false;
   const int ip = __builtin_ctzll(ports);
   int ivc;
   if (vcs_of_port(ip) == 1) {

@@ -281,6 +281,9 @@ class Router {
   int va_next_ = 0;                    // VC allocation round-robin pointer, over input VCs
   VcDivider vc_div_;                   // x / vcs_ without a divide instruction
   bool active_ = false;
+  // The streaming shortcut (stream_one_port) may run: run.fast_paths, and no
+  // multidestination worm here (fanout_ports_ == 0), whose copies it does not make.
+  bool stream_;
   // Cold
   RouterScratch* scratch_;             // per-cycle scratch, shared by all routers (stepped one at a time)
   int node_;

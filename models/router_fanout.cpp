@@ -48,6 +48,7 @@ void Router::look_up_branches(int in_vc, const Flit& head) {
   fo.missing = static_cast<int>(fo.outs.size());
   in_[in_vc].out = kFanoutOut;
   fanout_ports_ |= bit(in_port_of(in_vc));
+  stream_ = false;
 }
 
 Router::Candidates Router::branch_candidates(int in_vc, const RouteHop& branch) const {
@@ -211,6 +212,7 @@ void Router::release_fanout(int in_vc, const Flit& tail, uint64_t now) {
   bool other = false;
   for (int i = ip * vcs_, end = i + vcs_of_port(ip); i < end; ++i) other = other || is_fanout(i);
   if (!other) fanout_ports_ &= ~bit(ip);
+  stream_ = ctx_->fast_paths && fanout_ports_ == 0;
   charge_head_behind(iv, tail, now);
 }
 

@@ -58,6 +58,7 @@ struct Config {
   int buffer_flits = 0;
   PortModel ports;
   std::string routing;
+  bool allow_deadlock = false;  // network.allow_deadlock: run what can deadlock (routing, multicast schemes)
   Timing timing;
   // schedule and execution (a run has a schedule, background traffic, or both)
   bool has_schedule = false;

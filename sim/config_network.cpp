@@ -133,6 +133,7 @@ void read_routing(ConfigSection& s, Config& c) {
     s.fail("routing", e.what(), s.at("routing"));
   }
   const bool allowed = s.has("allow_deadlock") && s.boolean("allow_deadlock");
+  c.allow_deadlock = allowed;
   if (const auto risk = deadlock_risk(c.routing, c.topology, c.vcs); risk && !allowed) {
     const std::string key = s.has("vcs") ? "vcs" : "routing";
     s.fail(key, *risk + "; raise network.vcs, or set network.allow_deadlock: true to run it anyway and let the " +

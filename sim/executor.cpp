@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "schedules/analysis.hpp"
+#include "schedules/multicast_plan.hpp"
 
 namespace wormsim {
 
@@ -23,16 +24,19 @@ ScheduleExecutor::ScheduleExecutor(const Schedule& s, Network& net, ExecutionMod
       steps_(s.steps.size()) {
   sends_.resize(num_nodes_);
   next_send_.assign(num_nodes_, 0);
+  MulticastPlanner planner(net.topology(), &net.routing(), net.context().vcs);
   for (uint32_t r = 0; r < repetitions; ++r)
     for (size_t st = 0; st < s.steps.size(); ++st) {
       const int step = static_cast<int>(r * steps_ + st);
       step_first_.push_back(total_);
       for (const auto& m : s.steps[st]) {
-        const uint32_t id = net.add_message(m.src, m.dst, message_route(net.topology(), net.routing(), m),
-                                            static_cast<uint32_t>(s.message_flits(m)), step);
-        packet_.push_back(m.packet);
-        if (r == 0) sends_[m.src].push_back(id);
-        ++total_;
+        const auto flits = static_cast<uint32_t>(s.message_flits(m));
+        if (m.is_multicast()) {
+          // One message id per worm: a multicast message may take several (docs/multicast.md).
+          for (const MulticastWorm& w : planner.plan(m)) add_send(net.add_multicast_message(w, flits, step), m, r);
+          continue;
+        }
+        add_send(net.add_message(m.src, m.dst, message_route(net.topology(), net.routing(), m), flits, step), m, r);
       }
     }
   step_first_.push_back(total_);
@@ -40,6 +44,12 @@ ScheduleExecutor::ScheduleExecutor(const Schedule& s, Network& net, ExecutionMod
   step_released_.assign(step_first_.size() - 1, 0);
   step_delivered_.assign(step_first_.size() - 1, 0);
   for (const auto& p : s.packets) origins_.push_back(p.origin);
+}
+
+void ScheduleExecutor::add_send(uint32_t id, const ScheduledMessage& m, uint32_t repetition) {
+  packet_.push_back(m.packet);
+  if (repetition == 0) sends_[m.src].push_back(id);
+  ++total_;
 }
 
 bool ScheduleExecutor::holds(int node, int packet) const {
@@ -102,12 +112,19 @@ void ScheduleExecutor::after_routers(Network& net, uint64_t now) {
     if (mine && outstanding_ == 0) release_barrier_step(net, now);
     return;
   }
+  // A multicast worm's copies each hand its packet to their destination as their tail arrives.
+  for (const CopyDelivered& c : net.context().copies_delivered_now) {
+    if (c.msg >= total_) continue;
+    give(c.dst, packet_[c.msg]);
+    try_release(net, c.dst, now);
+  }
   for (uint32_t id : delivered) {
     if (id >= total_) continue;
     ++delivered_;
-    const int dst = net.context().msgs[id].dst;
-    give(dst, packet_[id]);
-    try_release(net, dst, now);
+    const MessageRecord& m = net.context().msgs[id];
+    if (m.multicast) continue;
+    give(m.dst, packet_[id]);
+    try_release(net, m.dst, now);
   }
 }
 

@@ -5,7 +5,9 @@
 //            the sender's earlier sends, in schedule order, have left the
 //            injection channel it needs (the port model decides which).
 // A node holds a packet from the cycle the tail of a message carrying it is
-// ejected there (or from the start if it is the packet's origin).
+// ejected there (or from the start if it is the packet's origin); a multicast
+// message's worms (docs/multicast.md) hand it to each destination as their
+// copy's tail is ejected there, and each worm is a message of its own.
 //
 // A schedule can run as several repetitions (schedule.repeat; the timing is
 // sim/repetitions.hpp's): each repetition's messages are new messages, so that
@@ -54,6 +56,8 @@ class ScheduleExecutor : public TrafficSource {
   const std::vector<int>& message_packets() const { return packet_; }
 
  private:
+  // Registers message `id`, of scheduled message `m` in repetition `repetition`.
+  void add_send(uint32_t id, const ScheduledMessage& m, uint32_t repetition);
   void release_barrier_step(Network& net, uint64_t now);
   void try_release(Network& net, int node, uint64_t when);
   // Releases a message, logging step starts (debug) and the message (trace).

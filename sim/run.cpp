@@ -34,6 +34,7 @@
 #include "sim/outputs.hpp"
 #include "sim/progress_log.hpp"
 #include "sim/repetitions.hpp"
+#include "sim/multicast_checks.hpp"
 #include "sim/run_memory.hpp"
 #include "sim/version.hpp"
 #include "sim/timeline_trace.hpp"
@@ -230,14 +231,26 @@ int load_run_inputs(const RunOptions& opts, RunInputs& in) {
     if (!ok) return kExitInputError;
 
     in.warnings = setting_warnings(cfg);
+    for (const auto& risk : multicast_deadlock_risks(cfg, in.schedule, topo)) {
+      const std::string where = cfg.schedule.file.empty() ? cfg.path + ": schedule" : cfg.schedule.file;
+      if (!cfg.allow_deadlock)
+        throw ConfigError(where + ": " + risk + "; network.allow_deadlock: true runs it anyway and lets the watchdog "
+                          "report the deadlock");
+      in.warnings.push_back(where + ": " + risk + " (allowed by network.allow_deadlock)");
+    }
     for (const auto& w : in.warnings) spdlog::warn("{}", w);
     for (const auto& d : diag.items()) in.warnings.push_back(d.where + ": " + d.what);
     if (diag.warnings_not_kept() > 0)
       in.warnings.push_back("... and " + std::to_string(diag.warnings_not_kept()) + " more warnings");
     size_t hops = 0;
+    auto distance = [&topo](int a, int b) {
+      return static_cast<size_t>(topo.distance(topo.endpoint_router(a), topo.endpoint_router(b)));
+    };
     for (const auto& step : in.schedule.steps)
-      for (const auto& m : step)
-        hops += static_cast<size_t>(topo.distance(topo.endpoint_router(m.src), topo.endpoint_router(m.dst)));
+      for (const auto& m : step) {
+        if (!m.is_multicast()) hops += distance(m.src, m.dst);
+        for (int d : m.dsts) hops += distance(m.src, d);  // covers a multicast worm's route entries
+      }
     require_run_memory(cfg, in.schedule.num_messages() * cfg.repeat.count, hops * cfg.repeat.count);
   } catch (const ConfigError& e) {
     std::cerr << "error: " << e.what() << "\n";

@@ -28,6 +28,9 @@ struct MulticastSetting {
   // but not always beside unicast worms (docs/multicast.md, "Multicast schemes"):
   // deadlock_risk says so unless this is false.
   bool shared_with_unicast = true;
+  // Each of its worms is alone in the network while it runs (a barrier-mode
+  // step of one worm, no other traffic): nothing can wait on it or it on anything.
+  bool alone = false;
 };
 
 class MulticastScheme {

@@ -25,11 +25,13 @@ class TreeScheme final : public MulticastScheme {
   }
   // Boppana, Chalasani & Raghavendra (1998): lock-step replication holds the
   // links of every branch while one branch waits, whatever the VC count.
-  static std::optional<std::string> deadlock_risk(const MulticastSetting&) {
+  static std::optional<std::string> deadlock_risk(const MulticastSetting& s) {
+    if (s.alone) return std::nullopt;
     return std::string("tree worms replicate in lock step: a flit leaves only when every branch has a credit, "
                        "so a worm blocked on one branch holds the links of the others (hold and wait), and two "
                        "tree worms, or a tree worm and a unicast worm, can wait on each other for good whatever "
-                       "the VC count; set network.allow_deadlock to run them (the watchdog reports a deadlock)");
+                       "the VC count; run each tree worm alone (barrier mode, a step of its own, no background "
+                       "traffic), or set network.allow_deadlock to run them (the watchdog reports a deadlock)");
   }
 
   explicit TreeScheme(const MulticastSetting& s) : MulticastScheme(s) {}

@@ -103,7 +103,7 @@ def test_every_declared_column_and_metric_is_documented_and_nothing_else(stats):
     for table, section in (("messages.csv", "messages.csv"), ("links.csv", "links.csv"),
                            ("steps.csv", "steps.csv"), ("repetitions.csv", "repetitions.csv"),
                            ("routers.csv", "routers.csv"), ("vcs.csv", "vcs.csv"), ("hops.csv", "hops.csv"),
-                           ("latency.csv", "latency.csv")):
+                           ("latency.csv", "latency.csv"), ("copies.csv", "copies.csv")):
         declared = {s["name"] for s in stats if s["file"] == table}
         assert docs.get(section) == declared, table
     declared = {s["name"] for s in stats if s["block"] == "metrics"}
@@ -114,7 +114,8 @@ def test_every_declared_column_and_metric_is_documented_and_nothing_else(stats):
 def test_summary_blocks_outside_the_tables_name_every_field(stats):
     text = open(os.path.join(REPO, "docs", "metrics.md"), encoding="utf-8").read()
     for s in stats:
-        if s["block"] in ("background", "load", "classes", "classes.load", "repetitions", "host", "invariants", "router_stats"):
+        if s["block"] in ("background", "load", "classes", "classes.load", "repetitions", "host", "invariants", "router_stats",
+                          "multicast"):
             leaf = s["name"].split(".")[0]
             assert f"`{leaf}`" in text or f"`{s['block']}.{s['name']}`" in text, f"docs/metrics.md does not name summary.json {s['block']}.{s['name']}"
 

@@ -1,0 +1,59 @@
+#include "sim/multicast_checks.hpp"
+
+#include <map>
+
+#include "schedules/multicast_plan.hpp"
+
+namespace wormsim {
+
+namespace {
+
+// Unicast worms may be in the network with multicast ones: background traffic,
+// eager or repeated schedules that have unicast messages, or a barrier step mixing both.
+bool shared_with_unicast(const Config& cfg, const Schedule& s) {
+  if (cfg.has_traffic) return true;
+  bool unicast = false, mixed = false;
+  for (const auto& step : s.steps) {
+    bool u = false, m = false;
+    for (const auto& msg : step) (msg.is_multicast() ? m : u) = true;
+    unicast = unicast || u;
+    mixed = mixed || (u && m);
+  }
+  if (!unicast) return false;
+  return mixed || cfg.mode != ExecutionMode::Barrier || cfg.repeat.count > 1;
+}
+
+struct SchemeUse {
+  int step = -1, index = -1;  // its first message
+  bool alone = true;          // every worm of it alone in the network
+};
+
+}  // namespace
+
+std::vector<std::string> multicast_deadlock_risks(const Config& cfg, const Schedule& s, const Topology& topo) {
+  const bool lone_steps = cfg.mode == ExecutionMode::Barrier && !cfg.has_traffic && cfg.repeat.count <= 1;
+  const auto routing = make_routing(cfg.routing, topo, cfg.vcs);
+  MulticastPlanner planner(topo, routing.get(), cfg.vcs);
+  std::map<std::string, SchemeUse> uses;
+  for (size_t st = 0; st < s.steps.size(); ++st)
+    for (size_t i = 0; i < s.steps[st].size(); ++i) {
+      const ScheduledMessage& m = s.steps[st][i];
+      if (!m.is_multicast()) continue;
+      auto [it, first] = uses.try_emplace(m.multicast);
+      if (first) it->second = SchemeUse{static_cast<int>(st), static_cast<int>(i), true};
+      it->second.alone = it->second.alone && lone_steps && s.steps[st].size() == 1 && planner.plan(m).size() == 1;
+    }
+  std::vector<std::string> risks;
+  const bool shared = shared_with_unicast(cfg, s);
+  for (const auto& [name, use] : uses) {
+    MulticastSetting setting{&topo, routing.get(), cfg.vcs};
+    setting.shared_with_unicast = shared;
+    setting.alone = use.alone;
+    if (const auto risk = find_multicast(name)->deadlock_risk(setting))
+      risks.push_back("step " + std::to_string(use.step) + ", message " + std::to_string(use.index) + " (multicast: " +
+                      name + "): " + *risk);
+  }
+  return risks;
+}
+
+}  // namespace wormsim

@@ -1,0 +1,19 @@
+// Whether the multicast messages of a run's schedule (docs/multicast.md) can
+// deadlock, given what shares the network with their worms: each scheme's
+// MulticastInfo::deadlock_risk, asked with the run's facts.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "models/topology.hpp"
+#include "schedules/schedule.hpp"
+#include "sim/config.hpp"
+
+namespace wormsim {
+
+// One text per scheme that can deadlock in this run, naming the first message
+// that uses it ("step 1, message 0: tree worms ..."); empty when none can.
+std::vector<std::string> multicast_deadlock_risks(const Config& cfg, const Schedule& s, const Topology& topo);
+
+}  // namespace wormsim
