@@ -465,6 +465,21 @@ TEST(CliRun, FastPathsChangeNothing) {
       {kDefault, "--set", "schedule=null", "--set", "network.topology=hypercube", "--set", "network.dims=[6]",
        "--set", "network.vcs=2", "--set", "network.port_model=all-port", "--set",
        "traffic={pattern: bit-complement, rate: 0.04, flits: 12, cycles: 500}"},
+      // Multidestination worms (models/router_fanout.cpp): path worms absorbing under background
+      // load, lock-step trees on a torus and a hypercube, column paths beside unicast worms with 2 VCs.
+      {kDefault, "--set", "schedule={algorithm: dual-path, source: eye, mode: eager, flits: 20}", "--set",
+       "network.dims=[8,8]", "--set", "network.allow_deadlock=true", "--set", "network.buffer_flits=2", "--set",
+       "traffic={pattern: uniform, rate: 0.01, flits: 6, cycles: 500}"},
+      {kDefault, "--set", "schedule={algorithm: tree, source: 7, flits: 12}", "--set", "network.topology=torus",
+       "--set", "network.dims=[6,6]", "--set", "network.vcs=2", "--set", "network.allow_deadlock=true", "--set",
+       "traffic={pattern: transpose, rate: 0.02, flits: 5, cycles: 400}"},
+      {kDefault, "--set", "schedule={algorithm: tree, source: 3, flits: 9}", "--set", "network.topology=hypercube",
+       "--set", "network.dims=[6]", "--set", "network.port_model=all-port", "--set", "network.buffer_flits=1"},
+      {kDefault, "--set", "schedule={algorithm: column-path, source: eye, mode: eager, flits: 10}", "--set",
+       "network.dims=[8,8]", "--set", "network.vcs=2", "--set", "network.port_model=2-port", "--set",
+       "traffic={pattern: bit-reverse, rate: 0.03, flits: 4, cycles: 500}"},
+      {kDefault, "--set", "schedule={algorithm: multi-path, source: 9, flits: 16}", "--set", "network.dims=[6,5]",
+       "--set", "network.allow_deadlock=true", "--set", "traffic={pattern: uniform, rate: 0.02, flits: 8, cycles: 400}"},
       // Adaptive routing functions (models/routing/): hops chosen in the router, no express worms.
       {kDefault, "--set", "schedule={algorithm: eye, source: eye, mode: eager, flits: 12}", "--set",
        "network.dims=[8,8]", "--set", "network.routing=west-first", "--set",
@@ -724,6 +739,29 @@ TEST(CliRun, FastPathsChangeNothingInADeadlock) {
   }
   EXPECT_NE(out[0].find("\"deadlock\""), std::string::npos);
   EXPECT_NE(out[0].find("\"router_stats\""), std::string::npos);
+  EXPECT_EQ(out[0], out[1]);
+}
+
+// Path worms that absorb beside unicast worms deadlock through an ejection
+// channel one of them holds (docs/multicast.md, "Deadlock"): the watchdog's
+// report, stalls and every file agree with the fast paths on and off.
+TEST(CliRun, FastPathsChangeNothingInAMulticastDeadlock) {
+  TempDir tmp;
+  std::string out[2];
+  for (int fast = 0; fast < 2; ++fast) {
+    const Result r = run_wormsim(
+        {"run", default_config().string(), "--set", "schedule={algorithm: dual-path, source: eye, mode: eager, flits: 20}",
+         "--set", "network.dims=[8,8]", "--set", "network.allow_deadlock=true", "--set", "network.buffer_flits=2",
+         "--set", "traffic={pattern: uniform, rate: 0.03, flits: 6, cycles: 500}", "--set", "run.watchdog_cycles=2000",
+         "--set", std::string("run.fast_paths=") + (fast ? "true" : "false"), "--set", "output.router_stats=true",
+         "--set", "output.host_timing=false", "--out", (tmp / std::to_string(fast)).string(), "--quiet"},
+        tmp.path());
+    ASSERT_TRUE(r.exited && r.exit_code == 3) << r.describe();
+    for (const char* f : {"summary.json", "messages.csv", "copies.csv", "vcs.csv"})
+      out[fast] += read_file(tmp / std::to_string(fast) / f);
+  }
+  EXPECT_NE(out[0].find("\"deadlock\""), std::string::npos);
+  EXPECT_NE(out[0].find("\"multicast\""), std::string::npos);
   EXPECT_EQ(out[0], out[1]);
 }
 

@@ -217,5 +217,43 @@ TEST(MulticastWorms, WatchdogFindsADeadlockOfPathWormsInAnUnsafeOrder) {
   for (const WaitEdge& e : b.net->deadlock_cycle()) EXPECT_LT(e.blocker, 4u);
 }
 
+// A schedule's multicast message in eager mode: a destination holds the packet
+// when its own copy's tail arrives, not when the worm's last copy does, and
+// forwards it from then on; in barrier mode the next step waits for every copy.
+Schedule copy_then_forward() {
+  Schedule s;
+  s.topology = {"mesh", {4, 4}};
+  s.flits = 8;
+  const int pk = s.add_packet("p", 0);
+  ScheduledMessage m;  // (0,0) to (1,0) and (3,0): one path worm along row 0
+  m.src = 0;
+  m.dsts = {1, 3};
+  m.multicast = "dual-path";
+  m.packet = pk;
+  ScheduledMessage u;  // then (1,0) to (1,3)
+  u.src = 1;
+  u.dst = 13;
+  u.packet = pk;
+  s.steps = {{m}, {u}};
+  return s;
+}
+
+TEST(MulticastWorms, EagerForwardingStartsWhenItsCopyArrives) {
+  const SimRun r = simulate(copy_then_forward(), default_params(), ExecutionMode::Eager);
+  ASSERT_EQ(r.net->status(), RunStatus::Completed);
+  const MulticastCopies& c = r.net->context().copies.at(0);
+  const Timing t = default_params().timing;
+  EXPECT_EQ(c.tail.at(c.index_of(1)), static_cast<uint64_t>(t.zero_load_latency(1, 8)));
+  EXPECT_EQ(r.msg(1).release, c.tail.at(c.index_of(1)));
+  EXPECT_LT(r.msg(1).release, r.msg(0).delivered);
+  EXPECT_EQ(r.msg(0).delivered, static_cast<uint64_t>(t.zero_load_latency(3, 8)));
+}
+
+TEST(MulticastWorms, BarrierStepWaitsForEveryCopy) {
+  const SimRun r = simulate(copy_then_forward(), default_params(), ExecutionMode::Barrier);
+  ASSERT_EQ(r.net->status(), RunStatus::Completed);
+  EXPECT_EQ(r.msg(1).release, r.msg(0).delivered);
+}
+
 }  // namespace
 }  // namespace wormsim::test
