@@ -17,6 +17,7 @@
 #include "models/limits.hpp"
 #include "models/memory_guard.hpp"
 #include "models/topology_shape.hpp"
+#include "schedules/generators/generators.hpp"
 #include "sim/batch_command.hpp"
 #include "sim/did_you_mean.hpp"
 #include "sim/run.hpp"
@@ -164,6 +165,7 @@ int dispatch(int argc, char** argv) {
   GenerateOptions gen;
   auto* gen_cmd = sched_cmd->add_subcommand("generate", "Write the schedule of a published algorithm");
   gen_cmd->add_option("--algorithm,-a", gen.algorithm, "Algorithm name (see `wormsim algorithms`)")->required();
+  gen_cmd->footer("Algorithms: " + generator_names() + "\n(one line each: wormsim algorithms)");
   gen_cmd->add_option("--topology,-t", gen.topology, topology_names_text());
   gen_cmd->add_option("--dims,-d", gen.dims, "Radix per dimension, e.g. --dims 8 8; hypercube: --dims D")
       ->required()

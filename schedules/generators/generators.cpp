@@ -14,6 +14,12 @@ const std::vector<GeneratorInfo>& generator_registry() {
   return registry;
 }
 
+std::string generator_names() {
+  std::string names;
+  for (const auto& g : generator_registry()) names += (names.empty() ? "" : ", ") + g.name;
+  return names;
+}
+
 long long generated_messages(const std::string& algorithm, long long nodes) {
   for (const auto& g : generator_registry())
     if (g.name == algorithm && g.every_pair) return nodes * (nodes - 1);
@@ -22,7 +28,6 @@ long long generated_messages(const std::string& algorithm, long long nodes) {
 
 Schedule generate_schedule(const std::string& algorithm, const TopologySpec& topology,
                            const GeneratorOptions& options) {
-  std::string names;
   for (const auto& g : generator_registry()) {
     if (g.name == algorithm) {
       Topology topo(topology);
@@ -30,9 +35,8 @@ Schedule generate_schedule(const std::string& algorithm, const TopologySpec& top
       if (s.algorithm.empty()) s.algorithm = algorithm;
       return s;
     }
-    names += (names.empty() ? "" : ", ") + g.name;
   }
-  throw GeneratorError("unknown algorithm \"" + algorithm + "\" (expected one of: " + names + ")");
+  throw GeneratorError("unknown algorithm \"" + algorithm + "\" (expected one of: " + generator_names() + ")");
 }
 
 }  // namespace wormsim

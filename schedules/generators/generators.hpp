@@ -42,6 +42,8 @@ struct GeneratorInfo {
 
 // Every registered generator, in the order --help lists them.
 const std::vector<GeneratorInfo>& generator_registry();
+// Their names, comma-separated, in that order ("eye, tcd-optimal, ...").
+std::string generator_names();
 
 // How many messages the named generator makes on `nodes` nodes, at most (for
 // the memory estimate, before generating): n(n-1) for the every-pair

@@ -7,12 +7,15 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <random>
 #include <set>
 
 #include "models/multicast/hamiltonian_path.hpp"
+#include "models/multicast/multicast_route.hpp"
 #include "models/multicast/multicast_scheme.hpp"
+#include "models/routing.hpp"
 #include "models/routing/routing_function.hpp"
 #include "tests/thrown_message.hpp"
 
@@ -110,6 +113,17 @@ TEST(ColumnPath, TwoWormsPerColumnAroundTheSourcesRow) {
   EXPECT_EQ(net.plan("column-path", 0, net.all_but(0)).size(), 4u);  // a corner: only upward worms
 }
 
+// Its deadlock argument (docs/multicast.md): every worm is the XY route to its last destination.
+TEST(ColumnPath, EveryWormIsTheXyRouteToItsLastDestination) {
+  Net net(TopologySpec{"mesh", {4, 3}});
+  for (int src = 0; src < net.topo.num_endpoints(); ++src)
+    for (const MulticastWorm& w : net.plan("column-path", src, net.all_but(src))) {
+      std::vector<int> links;
+      for (const TreeEdge& e : w.edges) links.push_back(net.topo.link_id(e.router, e.port));
+      EXPECT_EQ(links, dimension_order_route(net.topo, src, w.dsts.back()).links) << "from " << src;
+    }
+}
+
 TEST(TreeMulticast, DimensionOrderOnAHypercubeIsTheBinomialTree) {
   Net net(TopologySpec{"hypercube", {3}});
   for (int s = 0; s < 8; ++s) {
@@ -124,6 +138,113 @@ TEST(TreeMulticast, DimensionOrderOnAHypercubeIsTheBinomialTree) {
     }
     EXPECT_EQ(children, (std::map<int, int>{{0, 3}, {1, 2}, {2, 1}, {3, 1}})) << "source " << s;
   }
+}
+
+// A deterministic routing function with given routes (router lists), to build unions that are not trees.
+class FixedRoutes final : public RoutingFunction {
+ public:
+  FixedRoutes(const Topology& t, std::map<int, std::vector<int>> to) : RoutingFunction(t, 1), to_(std::move(to)) {}
+  bool adaptive() const override { return false; }
+  void outputs(const RouteQuery&, std::vector<RouteOutput>&) const override {}
+  Route route(int, int dst) const override { return route_from_nodes(topo_, to_.at(dst)); }
+
+ private:
+  std::map<int, std::vector<int>> to_;
+};
+
+TEST(TreeMulticast, RefusesRoutesWhoseUnionIsNotATree) {
+  const Topology t(TopologySpec{"mesh", {2, 2}});
+  // To (1,0) the long way round, through (0,1) and (1,1); to (1,1) through (1,0).
+  const FixedRoutes routes(t, {{1, {0, 2, 3, 1}}, {3, {0, 1, 3}}});
+  const auto tree = make_multicast("tree", MulticastSetting{&t, &routes, 1});
+  EXPECT_EQ(thrown_message([&] { tree->plan(0, {1, 3}); }),
+            "tree multicast: the unicast routes from (0,0) do not form a tree (the route to (1,1) enters (1,0) by "
+            "another link than an earlier route)");
+  EXPECT_EQ(tree->plan(0, {1}).at(0).edges.size(), 3u);  // one route alone is a tree
+}
+
+// Channel dependencies (link -> next link of one worm) and whether they close a cycle.
+struct Dependencies {
+  explicit Dependencies(const Topology& t) : topo(t), next(static_cast<size_t>(t.num_links())) {}
+  void add(const std::vector<int>& links) {
+    for (size_t i = 0; i + 1 < links.size(); ++i) next[static_cast<size_t>(links[i])].insert(links[i + 1]);
+  }
+  bool cyclic() const {
+    std::vector<int> colour(next.size(), 0);  // 0 new, 1 on the stack, 2 done
+    std::function<bool(int)> visit = [&](int l) {
+      colour[static_cast<size_t>(l)] = 1;
+      for (int n : next[static_cast<size_t>(l)]) {
+        if (colour[static_cast<size_t>(n)] == 1) return true;
+        if (colour[static_cast<size_t>(n)] == 0 && visit(n)) return true;
+      }
+      colour[static_cast<size_t>(l)] = 2;
+      return false;
+    };
+    for (size_t l = 0; l < next.size(); ++l)
+      if (colour[l] == 0 && visit(static_cast<int>(l))) return true;
+    return false;
+  }
+  const Topology& topo;
+  std::vector<std::set<int>> next;
+};
+
+std::vector<int> links_of(const Topology& t, const MulticastWorm& w) {
+  std::vector<int> l;
+  for (const TreeEdge& e : w.edges) l.push_back(t.link_id(e.router, e.port));
+  return l;
+}
+
+// docs/multicast.md, "Deadlock": dual-path worms of one network (high or low)
+// beside XY unicast worms close no cycle of channel dependencies; worms of both
+// networks do, among themselves they do not. Every source, every set of one or
+// two destinations, every XY route, on a 4x4 and a 5x3 mesh.
+TEST(DualPath, ChannelDependenciesBesideXyUnicastWorms) {
+  for (const TopologySpec& spec : {TopologySpec{"mesh", {4, 4}}, TopologySpec{"mesh", {5, 3}}}) {
+    Net net(spec);
+    const HamiltonianPath labels(net.topo);
+    const auto scheme = make_multicast("dual-path", net.setting());
+    Dependencies xy_high(net.topo), xy_low(net.topo), xy_both(net.topo), paths(net.topo);
+    const int n = net.topo.num_nodes();
+    for (int a = 0; a < n; ++a)
+      for (int b = 0; b < n; ++b) {
+        if (a == b) continue;
+        const std::vector<int> xy = dimension_order_route(net.topo, a, b).links;
+        for (Dependencies* d : {&xy_high, &xy_low, &xy_both}) d->add(xy);
+      }
+    for (int s = 0; s < n; ++s)
+      for (int d1 = 0; d1 < n; ++d1)
+        for (int d2 = d1; d2 < n; ++d2) {
+          if (d1 == s || d2 == s) continue;
+          for (const MulticastWorm& w : scheme->plan(s, d1 == d2 ? std::vector<int>{d1} : std::vector<int>{d1, d2})) {
+            const bool up = labels.label(net.topo.neighbor(w.edges[0].router, w.edges[0].port)) > labels.label(s);
+            (up ? xy_high : xy_low).add(links_of(net.topo, w));
+            xy_both.add(links_of(net.topo, w));
+            paths.add(links_of(net.topo, w));
+          }
+        }
+    EXPECT_FALSE(paths.cyclic()) << spec.describe();
+    EXPECT_FALSE(xy_high.cyclic()) << spec.describe();
+    EXPECT_FALSE(xy_low.cyclic()) << spec.describe();
+    EXPECT_TRUE(xy_both.cyclic()) << spec.describe();
+  }
+}
+
+// The cycle of docs/multicast.md on a 4x4 mesh: each worm holds the links the text says and waits for the next one.
+TEST(DualPath, TheDocumentedCycleWithXyUnicastWorms) {
+  Net net(TopologySpec{"mesh", {4, 4}});
+  const Topology& t = net.topo;
+  auto at = [&](int x, int y) { return t.node_at({x, y}); };
+  auto link = [&](int x1, int y1, int x2, int y2) { return t.link_between(at(x1, y1), at(x2, y2)); };
+  const auto high = net.plan("dual-path", at(2, 1), {at(1, 3)});
+  const auto low = net.plan("dual-path", at(1, 2), {at(2, 1)});
+  ASSERT_EQ(high.size(), 1u);
+  ASSERT_EQ(low.size(), 1u);
+  EXPECT_EQ(links_of(t, high[0]), (std::vector<int>{link(2, 1, 2, 2), link(2, 2, 2, 3), link(2, 3, 1, 3)}));
+  EXPECT_EQ(links_of(t, low[0]), (std::vector<int>{link(1, 2, 1, 1), link(1, 1, 2, 1)}));
+  EXPECT_EQ(dimension_order_route(t, at(2, 3), at(1, 0)).links,
+            (std::vector<int>{link(2, 3, 1, 3), link(1, 3, 1, 2), link(1, 2, 1, 1), link(1, 1, 1, 0)}));
+  EXPECT_EQ(dimension_order_route(t, at(1, 1), at(2, 3)).links,
+            (std::vector<int>{link(1, 1, 2, 1), link(2, 1, 2, 2), link(2, 2, 2, 3)}));
 }
 
 TEST(MulticastSchemes, RefuseNetworksTheyCannotRunOn) {
@@ -201,6 +322,8 @@ void check_plan(const Topology& t, const std::string& scheme, int src, const std
     if (find_multicast(scheme)->path_based) {
       for (const auto& [router, n] : leaves) EXPECT_EQ(n, 1) << where << ": a path worm forks at " << router;
     }
+    // The routers read every planned worm (no router entered only to pass nowhere).
+    EXPECT_EQ(thrown_message([&] { encode_multicast_route(t, w); }), "(nothing thrown)") << where;
   }
   EXPECT_EQ(got, std::multiset<int>(dsts.begin(), dsts.end())) << where;
 }
