@@ -103,15 +103,11 @@ void Router::connect_output(int port, Router* downstream, int downstream_port, i
 // the front of a VC (head_ports_). Skipping the others changes nothing but the
 // cost: a worm streaming through a router costs one port visit per cycle.
 void Router::step(uint64_t now) {
-  if (stream_) {  // the common case: no multidestination worm here
-    if (stream_one_port(now)) return;
-    allocate_vcs(now);
-    allocate_switch(now);
-  } else {
-    allocate_vcs(now);
-    if (fanout_ports_) allocate_switch_with_fanout(now);
-    else allocate_switch(now);
-  }
+  if (stream_ && stream_one_port(now)) return;
+  allocate_vcs(now);
+  // A multidestination head met in allocate_vcs clears stream_ before its first switch allocation.
+  if (stream_ || !fanout_ports_) allocate_switch(now);
+  else allocate_switch_with_fanout(now);
   charge_stalls(now);
 }
 

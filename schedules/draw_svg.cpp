@@ -212,7 +212,7 @@ std::vector<DrawnMessage> collect_messages(const Schedule& s, const Topology& to
       const ScheduledMessage& m = s.steps[st][i];
       const std::string where = message_location(st, i);
       if (m.is_multicast())
-        throw std::invalid_argument(where + ": a multicast message (\"multicast\": " + m.multicast +
+        throw std::invalid_argument(where + ": a multicast message (\"multicast\": " + m.scheme() +
                                     "); drawings show unicast messages only");
       if (!topo.valid_endpoint(m.src) || !topo.valid_endpoint(m.dst))
         throw std::invalid_argument(where + ": node out of range for " + topo.spec().describe());

@@ -15,7 +15,7 @@ const MulticastScheme& MulticastPlanner::scheme(const std::string& name) {
 }
 
 std::vector<MulticastWorm> MulticastPlanner::plan(const ScheduledMessage& m) {
-  return scheme(m.multicast).plan(m.src, m.dsts);
+  return scheme(m.scheme()).plan(m.src, m.dsts());
 }
 
 std::vector<int> worm_links(const Topology& topo, const MulticastWorm& worm) {

@@ -3,6 +3,7 @@
 // simulator's executor all speak this type.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -10,17 +11,35 @@
 
 namespace wormsim {
 
+// A multicast message's destinations, in the schedule's order, and the scheme
+// that carries it (models/multicast/registry.hpp).
+struct MulticastTarget {
+  std::vector<int> dsts;
+  std::string scheme;
+};
+
 struct ScheduledMessage {
   int src = -1;
   int dst = -1;             // unicast destination; -1 for a multicast message
   int packet = -1;          // index into Schedule::packets
   int flits = 0;            // 0: the schedule's default length
   std::vector<int> route;   // explicit route as nodes (src first, dst last); empty: routing decides
-  // A multicast message (docs/multicast.md): its destinations in the schedule's
-  // order and the scheme that carries it (models/multicast/registry.hpp).
-  std::vector<int> dsts;
-  std::string multicast;    // empty: a unicast message to `dst`
-  bool is_multicast() const { return !multicast.empty(); }
+  // Multicast messages only (docs/multicast.md): held apart, shared and
+  // immutable, so that a unicast message, of which a schedule may hold
+  // millions, pays one pointer for it.
+  std::shared_ptr<const MulticastTarget> multicast_target;
+
+  bool is_multicast() const { return multicast_target != nullptr; }
+  // Its destinations (none for a unicast message) and its scheme ("" for a unicast message).
+  const std::vector<int>& dsts() const { return multicast_target ? multicast_target->dsts : kNoDsts; }
+  const std::string& scheme() const { return multicast_target ? multicast_target->scheme : kNoScheme; }
+  void set_multicast(std::string scheme, std::vector<int> dsts) {
+    multicast_target = std::make_shared<const MulticastTarget>(MulticastTarget{std::move(dsts), std::move(scheme)});
+  }
+
+ private:
+  static inline const std::vector<int> kNoDsts{};
+  static inline const std::string kNoScheme{};
 };
 
 struct Packet {

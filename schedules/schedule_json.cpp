@@ -238,7 +238,6 @@ struct Parser {
                  "expected a scheme name (one of: " + multicast_names() + "), got " + scheme.dump());
       return false;
     }
-    msg.multicast = scheme.get<std::string>();
     if (m.contains("route")) {
       diag.error(message_location(step, idx, "route"), "a multicast message takes no route: its scheme routes its worms");
       return false;
@@ -247,7 +246,9 @@ struct Parser {
       diag.error(where, "with \"multicast\" expected a non-empty list of nodes, got " + d.dump());
       return false;
     }
-    for (size_t i = 0; i < d.size(); ++i) msg.dsts.push_back(node(d[i], where + " entry " + std::to_string(i + 1)));
+    std::vector<int> dsts;
+    for (size_t i = 0; i < d.size(); ++i) dsts.push_back(node(d[i], where + " entry " + std::to_string(i + 1)));
+    msg.set_multicast(scheme.get<std::string>(), std::move(dsts));
     return true;
   }
 
@@ -473,9 +474,9 @@ std::string schedule_to_json(const Schedule& s) {
       jm["src"] = node_json(topo, m.src);
       if (m.is_multicast()) {
         ojson dsts = ojson::array();
-        for (int d : m.dsts) dsts.push_back(node_json(topo, d));
+        for (int d : m.dsts()) dsts.push_back(node_json(topo, d));
         jm["dst"] = dsts;
-        jm["multicast"] = m.multicast;
+        jm["multicast"] = m.scheme();
       } else {
         jm["dst"] = node_json(topo, m.dst);
       }

@@ -41,18 +41,19 @@ class Holdings {
   std::unordered_map<uint64_t, int> held_;
 };
 
-// The receivers of a message: its destination, or a multicast message's destinations.
-const std::vector<int>& receivers(const ScheduledMessage& m, std::vector<int>& one) {
-  if (m.is_multicast()) return m.dsts;
-  one.assign(1, m.dst);
-  return one;
+// Calls f(d) for each receiver of a message: its destination, or a multicast
+// message's destinations (no container: a schedule may hold millions of messages).
+template <typename F>
+void for_each_receiver(const ScheduledMessage& m, F&& f) {
+  if (!m.is_multicast()) return f(m.dst);
+  for (int d : m.dsts()) f(d);
 }
 
 // A multicast message: its scheme runs on this network and reaches its
 // destinations (none of them the source, none twice).
 void check_multicast(const ScheduledMessage& m, size_t st, size_t i, MulticastPlanner& planner, Diagnostics& diag) {
   try {
-    planner.scheme(m.multicast);
+    planner.scheme(m.scheme());
   } catch (const std::invalid_argument& e) {
     diag.error(message_location(st, i, "multicast"), e.what());
     return;
@@ -60,7 +61,7 @@ void check_multicast(const ScheduledMessage& m, size_t st, size_t i, MulticastPl
   try {
     planner.plan(m);
   } catch (const std::invalid_argument& e) {
-    diag.error(message_location(st, i, "dst"), std::string(e.what()) + " (multicast " + m.multicast + ")");
+    diag.error(message_location(st, i, "dst"), std::string(e.what()) + " (multicast " + m.scheme() + ")");
   }
 }
 
@@ -89,31 +90,29 @@ void check_packets(const Schedule& s, const Topology& topo, Diagnostics& diag) {
                    topo.node_name(m.src) + " sends packet " + (name.empty() ? std::string("(unnamed)") : "\"" + name + "\"") +
                        " before it holds it (a node holds a packet from the step after it receives it)");
       }
+      // Held from the next step: a send of it later in this step is still refused above.
+      for_each_receiver(m, [&](int d) {
+        if (d != m.src) held.give(m.packet, d, static_cast<int>(st));
+      });
     }
-    std::vector<int> one;
-    for (const auto& m : s.steps[st])
-      if (m.packet >= 0)
-        for (int d : receivers(m, one))
-          if (d != m.src) held.give(m.packet, d, static_cast<int>(st));
   }
 }
 
 void check_broadcast(const Schedule& s, const Topology& topo, Diagnostics& diag) {
   if (!s.broadcast) return;
   std::vector<int> received(topo.num_endpoints(), 0);
-  std::vector<int> one;
   // Each destination of a multicast message is one delivery of its packet.
   for (size_t st = 0; st < s.steps.size(); ++st)
     for (size_t i = 0; i < s.steps[st].size(); ++i) {
       const auto& m = s.steps[st][i];
       if (m.packet != 0) continue;
-      for (int d : receivers(m, one)) {
-        if (!topo.valid_endpoint(d)) continue;  // a multicast destination out of range: reported by check_multicast
+      for_each_receiver(m, [&](int d) {
+        if (!topo.valid_endpoint(d)) return;  // a multicast destination out of range: reported by check_multicast
         if (d == s.source)
           diag.error(message_location(st, i, "dst"), "sends the broadcast back to its source " + topo.node_name(s.source));
         else if (++received[d] == 2)
           diag.error(message_location(st, i, "dst"), topo.node_name(d) + " is informed twice");
-      }
+      });
     }
   int never = 0;
   std::string first;
@@ -125,22 +124,17 @@ void check_broadcast(const Schedule& s, const Topology& topo, Diagnostics& diag)
     diag.error("broadcast", std::to_string(never) + " node(s) never informed: " + first + (never > 8 ? ", ..." : ""));
 }
 
-// The ports of the first links a message's worms take (one for a unicast
-// message; none for a multicast message that cannot be planned, reported elsewhere).
-std::vector<int> first_ports(const Topology& topo, const RoutingFunction& routing, MulticastPlanner& planner,
-                             const ScheduledMessage& m) {
+// The ports of the first links a multicast message's worms take (none if it
+// cannot be planned: reported elsewhere), each once: its worms sharing a first
+// link are one send on it.
+std::vector<int> multicast_first_ports(MulticastPlanner& planner, const ScheduledMessage& m) {
   std::vector<int> ports;
-  if (!m.is_multicast()) {
-    const Route r = message_route(topo, routing, m);
-    if (!r.links.empty()) ports.push_back(topo.link_port(r.links[0]));
-    return ports;
-  }
   try {
     for (const MulticastWorm& w : planner.plan(m))
       if (!w.edges.empty()) ports.push_back(w.edges.front().port);
   } catch (const std::invalid_argument&) {
   }
-  std::sort(ports.begin(), ports.end());  // one message: its worms sharing a first link are one send on it
+  std::sort(ports.begin(), ports.end());
   ports.erase(std::unique(ports.begin(), ports.end()), ports.end());
   return ports;
 }
@@ -153,11 +147,18 @@ void check_ports(const Schedule& s, const Topology& topo, const PortModel& ports
     for (const auto& m : s.steps[st]) {
       ++sends[m.src];  // a multicast message is one send, whatever its worms
       if (ports.kind != PortKind::AllPort || m.src == m.dst) continue;
-      for (int port : first_ports(topo, route_fn, planner, m))
+      auto first_link = [&](int port) {
         if (++first_links[int64_t{m.src} * topo.num_ports() + port] == 2)
           diag.warning("step " + std::to_string(st + 1),
                        topo.node_name(m.src) + " starts two messages on the same link in one step; the all-port "
                                                "model gives each link one injection channel, so they will be serialised");
+      };
+      if (m.is_multicast()) {
+        for (int port : multicast_first_ports(planner, m)) first_link(port);
+        continue;
+      }
+      const Route r = message_route(topo, route_fn, m);
+      if (!r.links.empty()) first_link(topo.link_port(r.links[0]));
     }
     for (const auto& [node, n] : sends) {
       const int allowed = ports.sends_per_step(topo, node);

@@ -46,12 +46,6 @@ ScheduleExecutor::ScheduleExecutor(const Schedule& s, Network& net, ExecutionMod
   for (const auto& p : s.packets) origins_.push_back(p.origin);
 }
 
-void ScheduleExecutor::add_send(uint32_t id, const ScheduledMessage& m, uint32_t repetition) {
-  packet_.push_back(m.packet);
-  if (repetition == 0) sends_[m.src].push_back(id);
-  ++total_;
-}
-
 bool ScheduleExecutor::holds(int node, int packet) const {
   return held_.count(static_cast<uint64_t>(packet) * num_nodes_ + node) != 0;
 }

@@ -57,7 +57,11 @@ class ScheduleExecutor : public TrafficSource {
 
  private:
   // Registers message `id`, of scheduled message `m` in repetition `repetition`.
-  void add_send(uint32_t id, const ScheduledMessage& m, uint32_t repetition);
+  [[gnu::always_inline]] void add_send(uint32_t id, const ScheduledMessage& m, uint32_t repetition) {
+    packet_.push_back(m.packet);
+    if (repetition == 0) sends_[m.src].push_back(id);
+    ++total_;
+  }
   void release_barrier_step(Network& net, uint64_t now);
   void try_release(Network& net, int node, uint64_t when);
   // Releases a message, logging step starts (debug) and the message (trace).

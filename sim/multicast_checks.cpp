@@ -31,6 +31,10 @@ struct SchemeUse {
 }  // namespace
 
 std::vector<std::string> multicast_deadlock_risks(const Config& cfg, const Schedule& s, const Topology& topo) {
+  bool any = false;
+  for (const auto& step : s.steps)
+    for (const auto& m : step) any = any || m.is_multicast();
+  if (!any) return {};
   const bool lone_steps = cfg.mode == ExecutionMode::Barrier && !cfg.has_traffic && cfg.repeat.count <= 1;
   const auto routing = make_routing(cfg.routing, topo, cfg.vcs);
   MulticastPlanner planner(topo, routing.get(), cfg.vcs);
@@ -39,7 +43,7 @@ std::vector<std::string> multicast_deadlock_risks(const Config& cfg, const Sched
     for (size_t i = 0; i < s.steps[st].size(); ++i) {
       const ScheduledMessage& m = s.steps[st][i];
       if (!m.is_multicast()) continue;
-      auto [it, first] = uses.try_emplace(m.multicast);
+      auto [it, first] = uses.try_emplace(m.scheme());
       if (first) it->second = SchemeUse{static_cast<int>(st), static_cast<int>(i), true};
       it->second.alone = it->second.alone && lone_steps && s.steps[st].size() == 1 && planner.plan(m).size() == 1;
     }
@@ -50,7 +54,7 @@ std::vector<std::string> multicast_deadlock_risks(const Config& cfg, const Sched
     setting.shared_with_unicast = shared;
     setting.alone = use.alone;
     if (const auto risk = find_multicast(name)->deadlock_risk(setting))
-      risks.push_back("step " + std::to_string(use.step) + ", message " + std::to_string(use.index) + " (multicast: " +
+      risks.push_back("step " + std::to_string(use.step + 1) + ", message " + std::to_string(use.index + 1) + " (multicast: " +
                       name + "): " + *risk);
   }
   return risks;

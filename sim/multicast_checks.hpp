@@ -13,7 +13,7 @@
 namespace wormsim {
 
 // One text per scheme that can deadlock in this run, naming the first message
-// that uses it ("step 1, message 0: tree worms ..."); empty when none can.
+// that uses it, counted from 1 as the validator does ("step 1, message 1 (multicast: tree): ..."); empty when none can.
 std::vector<std::string> multicast_deadlock_risks(const Config& cfg, const Schedule& s, const Topology& topo);
 
 }  // namespace wormsim

@@ -249,7 +249,7 @@ int load_run_inputs(const RunOptions& opts, RunInputs& in) {
     for (const auto& step : in.schedule.steps)
       for (const auto& m : step) {
         if (!m.is_multicast()) hops += distance(m.src, m.dst);
-        for (int d : m.dsts) hops += distance(m.src, d);  // covers a multicast worm's route entries
+        else for (int d : m.dsts()) hops += distance(m.src, d);  // covers a multicast worm's route entries
       }
     require_run_memory(cfg, in.schedule.num_messages() * cfg.repeat.count, hops * cfg.repeat.count);
   } catch (const ConfigError& e) {

@@ -35,10 +35,11 @@ Schedule multicast_broadcast(const std::string& scheme, const Topology& topo, co
   ScheduledMessage m;
   m.src = source;
   m.packet = 0;
-  m.multicast = scheme;
+  std::vector<int> dsts;
   for (int e = 0; e < topo.num_endpoints(); ++e)
-    if (e != source) m.dsts.push_back(e);
-  if (!m.dsts.empty()) s.steps.push_back({std::move(m)});
+    if (e != source) dsts.push_back(e);
+  m.set_multicast(scheme, std::move(dsts));
+  if (!m.dsts().empty()) s.steps.push_back({std::move(m)});
   return s;
 }
 

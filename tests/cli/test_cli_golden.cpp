@@ -41,6 +41,7 @@ const std::vector<GoldenCase>& golden_cases() {
       {"b4_total_exchange_8cube", "configs/bench/b4_total_exchange_8cube.yaml", {}},
       {"b5_setup_128x128", "configs/bench/b5_setup_128x128.yaml", {}},
       {"b6_window_near_saturation_16x16", "configs/bench/b6_window_near_saturation_16x16.yaml", {}},
+      {"b7_multicast_32x32", "configs/bench/b7_multicast_32x32.yaml", {}},
       {"torus_binomial_allport",
        "configs/default.yaml",
        set({"schedule={algorithm: binomial, source: 0, mode: eager}", "network.topology=torus", "network.dims=[8,8]",

@@ -27,10 +27,10 @@ TEST(MulticastBroadcast, OneStepOneMessageToEveryOtherNodeThatValidates) {
     ASSERT_EQ(s.steps.size(), 1u) << scheme;
     ASSERT_EQ(s.steps[0].size(), 1u) << scheme;
     const ScheduledMessage& m = s.steps[0][0];
-    EXPECT_EQ(m.multicast, scheme);
+    EXPECT_EQ(m.scheme(), scheme);
     EXPECT_EQ(m.src, 5);
     EXPECT_EQ(m.dst, -1);
-    EXPECT_EQ(m.dsts, (std::vector<int>{0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}));
+    EXPECT_EQ(m.dsts(), (std::vector<int>{0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}));
     EXPECT_EQ(s.algorithm, scheme);
     EXPECT_TRUE(s.broadcast);
     Diagnostics diag("generated");
@@ -40,8 +40,8 @@ TEST(MulticastBroadcast, OneStepOneMessageToEveryOtherNodeThatValidates) {
     Schedule back;
     Diagnostics load_diag("round trip");
     ASSERT_TRUE(parse_schedule_json(schedule_to_json(s), back, load_diag)) << load_diag.format();
-    EXPECT_EQ(back.steps[0][0].dsts, m.dsts);
-    EXPECT_EQ(back.steps[0][0].multicast, m.multicast);
+    EXPECT_EQ(back.steps[0][0].dsts(), m.dsts());
+    EXPECT_EQ(back.steps[0][0].scheme(), m.scheme());
   }
 }
 

@@ -227,8 +227,7 @@ Schedule copy_then_forward() {
   const int pk = s.add_packet("p", 0);
   ScheduledMessage m;  // (0,0) to (1,0) and (3,0): one path worm along row 0
   m.src = 0;
-  m.dsts = {1, 3};
-  m.multicast = "dual-path";
+  m.set_multicast("dual-path", {1, 3});
   m.packet = pk;
   ScheduledMessage u;  // then (1,0) to (1,3)
   u.src = 1;

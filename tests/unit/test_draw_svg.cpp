@@ -17,7 +17,7 @@ namespace {
 
 TopologySpec spec(const std::string& k, std::vector<int> dims) { return TopologySpec{k, std::move(dims)}; }
 
-ScheduledMessage msg(int src, int dst, std::vector<int> route = {}) { return {src, dst, 0, 0, std::move(route), {}, {}}; }
+ScheduledMessage msg(int src, int dst, std::vector<int> route = {}) { return {src, dst, 0, 0, std::move(route)}; }
 
 // A broadcast on `topo` with the given steps (node ids).
 Schedule broadcast(const TopologySpec& topo, int source, std::vector<std::vector<ScheduledMessage>> steps,
@@ -384,8 +384,7 @@ TEST(DrawSvg, RefusesWhatItCannotDraw) {
   const Schedule jump = broadcast(spec("mesh", {4, 4}), 0, {{msg(0, 5, {0, 5})}});
   EXPECT_NE(message_of([&] { draw(jump); }).find("step 1, message 1"), std::string::npos);
   ScheduledMessage multicast = msg(0, -1);
-  multicast.dsts = {1, 2};
-  multicast.multicast = "dual-path";
+  multicast.set_multicast("dual-path", {1, 2});
   EXPECT_EQ(message_of([&] { draw(broadcast(spec("mesh", {4, 4}), 0, {{msg(0, 3)}, {multicast}})); }),
             "step 2, message 1: a multicast message (\"multicast\": dual-path); drawings show unicast messages only");
   const Schedule self = broadcast(spec("mesh", {4, 4}), 0, {{msg(0, 1)}, {msg(3, 3)}});

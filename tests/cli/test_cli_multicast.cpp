@@ -1,0 +1,106 @@
+// Hardware multicast through the command line (docs/multicast.md): runs whose
+// multicast worms could deadlock are refused unless network.allow_deadlock,
+// naming the message and the reason; a tree worm alone runs without it; a
+// schedule mixing unicast steps and path multicasts runs, writing copies.csv
+// whose rows are the copies' own figures.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <string>
+
+#include "cli_harness.hpp"
+
+using namespace wormsim_cli;
+using nlohmann::json;
+
+namespace {
+
+const std::string kLoad = "traffic={pattern: uniform, rate: 0.01, flits: 4, cycles: 200}";
+
+TEST(CliMulticast, TreeWormsBesideBackgroundTrafficAreRefusedUnlessAllowed) {
+  TempDir tmp;
+  const std::vector<std::string> base = {"run", default_config().string(), "--set",
+                                         "schedule={algorithm: tree, source: 5, flits: 8}", "--set", kLoad, "--out",
+                                         (tmp / "o").string(), "--quiet"};
+  const Result refused = run_wormsim(base, tmp.path());
+  EXPECT_EXIT_CODE(refused, 1);
+  EXPECT_NE(refused.err.find("step 1, message 1 (multicast: tree): tree worms replicate in lock step"),
+            std::string::npos)
+      << refused.err;
+  EXPECT_NE(refused.err.find("network.allow_deadlock: true runs it anyway"), std::string::npos) << refused.err;
+  EXPECT_FALSE(fs::exists(tmp / "o" / "summary.json"));
+  std::vector<std::string> allowed = base;
+  allowed.insert(allowed.end(), {"--set", "network.allow_deadlock=true"});
+  const Result ran = run_wormsim(allowed, tmp.path());
+  EXPECT_EXIT_CODE(ran, 0);
+  const json s = json::parse(read_file(tmp / "o" / "summary.json"));
+  EXPECT_NE(s.at("warnings").dump().find("(allowed by network.allow_deadlock)"), std::string::npos);
+  EXPECT_EQ(s.at("multicast").at("copies_delivered"), 15);
+}
+
+// Alone in the network (barrier mode, its own step, no other traffic) a tree
+// worm cannot deadlock: no flag needed. The same holds for path worms with no
+// unicast worm beside them; with unicast steps in eager mode they are refused.
+TEST(CliMulticast, WormsThatCannotMeetAnotherRunWithoutTheFlag) {
+  TempDir tmp;
+  for (const char* algo : {"tree", "dual-path", "multi-path", "column-path"}) {
+    const Result r = run_wormsim({"run", default_config().string(), "--set",
+                                  std::string("schedule={algorithm: ") + algo + ", source: 5, flits: 8}", "--out",
+                                  (tmp / algo).string(), "--quiet"},
+                                 tmp.path());
+    EXPECT_EXIT_CODE(r, 0);
+    const json s = json::parse(read_file(tmp / algo / "summary.json"));
+    EXPECT_EQ(s.at("status"), "completed") << algo;
+    EXPECT_EQ(s.at("multicast").at("copies_delivered"), 15) << algo;
+  }
+  const std::string mixed = (source_dir() / "docs" / "examples" / "mesh4x4_rows_multicast.json").string();
+  const Result barrier =
+      run_wormsim({"run", default_config().string(), "--set", "schedule.file=" + mixed, "--out", (tmp / "b").string(),
+                   "--quiet"},
+                  tmp.path());
+  EXPECT_EXIT_CODE(barrier, 0);
+  const Result eager = run_wormsim({"run", default_config().string(), "--set", "schedule.file=" + mixed, "--set",
+                                    "schedule.mode=eager", "--out", (tmp / "e").string(), "--quiet"},
+                                   tmp.path());
+  EXPECT_EXIT_CODE(eager, 1);
+  EXPECT_NE(eager.err.find("step 3, message 1 (multicast: dual-path)"), std::string::npos) << eager.err;
+}
+
+// The mixed schedule: 3 unicast messages, then a dual-path multicast along
+// each row to its 3 other nodes (12 copies, in worms of one or two). Each
+// copy's row: its latency from its worm's release, never below its zero-load
+// latency, and no later than its worm's last copy.
+TEST(CliMulticast, CopiesCsvHasOneRowPerCopyWithItsOwnFigures) {
+  TempDir tmp;
+  const std::string mixed = (source_dir() / "docs" / "examples" / "mesh4x4_rows_multicast.json").string();
+  const Result r = run_wormsim({"run", default_config().string(), "--set", "schedule.file=" + mixed, "--out",
+                                (tmp / "o").string(), "--quiet"},
+                               tmp.path());
+  EXPECT_EXIT_CODE(r, 0);
+  const auto rows = csv_rows(tmp / "o" / "copies.csv");
+  ASSERT_EQ(rows.size(), 12u);
+  const json s = json::parse(read_file(tmp / "o" / "summary.json"));
+  EXPECT_EQ(s.at("multicast").at("copies"), 12);
+  EXPECT_EQ(s.at("multicast").at("copies_delivered"), 12);
+  const auto messages = csv_rows(tmp / "o" / "messages.csv");
+  for (const auto& c : rows) {
+    const auto& m = messages.at(std::stoul(c.at("id")));
+    EXPECT_EQ(m.at("step"), "2");
+    EXPECT_EQ(std::stol(c.at("latency")), std::stol(c.at("delivered")) - std::stol(m.at("release")));
+    EXPECT_GE(std::stol(c.at("latency")), std::stol(c.at("zero_load_latency")));
+    EXPECT_LE(std::stol(c.at("delivered")), std::stol(m.at("delivered")));  // the worm's last copy is its own delivery
+  }
+  // Routes list each worm's links; its hops count them (no absorb entries).
+  const auto routes = csv_rows(tmp / "o" / "routes.csv");
+  for (const auto& m : messages) {
+    const std::string links = routes.at(std::stoul(m.at("id"))).at("links");
+    const long n = links.empty() ? 0 : 1 + static_cast<long>(std::count(links.begin(), links.end(), ' '));
+    EXPECT_EQ(n, std::stol(m.at("hops"))) << m.at("id");
+  }
+  const json flits = s.at("metrics");
+  EXPECT_EQ(flits.at("flits_injected"), flits.at("flits_ejected"));
+}
+
+}  // namespace
