@@ -53,8 +53,9 @@ const ParamSection kNetworkParams{
                    "and bypass it); refused unless deadlock-free on the network with its VCs"),
      P::boolean("allow_deadlock")
          .by_default(false)
-         .describe("run a routing function that can deadlock on this network (dimension order on a torus with one "
-                   "VC) instead of refusing it, for deadlock studies: the run warns, and the watchdog reports a "
+         .describe("run a routing function, or a schedule's multicast scheme (docs/multicast.md), that can deadlock "
+                   "on this network (dimension order on a torus with one VC; path worms beside unicast traffic) "
+                   "instead of refusing it, for deadlock studies: the run warns, and the watchdog reports a "
                    "deadlock; echoed only when given")}};
 WORMSIM_DECLARE_PARAMS(kNetworkParams);
 
