@@ -56,7 +56,7 @@ Schedule line_cycle(const Topology& topo, const GeneratorOptions& o) {
   for (const auto& phase : line::gray_cycle_scheme(k)) {
     s.steps.emplace_back();
     for (const auto& call : phase) {
-      ScheduledMessage m{at(call.from), at(call.to), 0, 0, {}};
+      ScheduledMessage m{at(call.from), at(call.to), 0, 0, {}, {}};
       for (int p : line::cycle_call_path(call)) m.route.push_back(at(p));
       s.steps.back().push_back(std::move(m));
     }

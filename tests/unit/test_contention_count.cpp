@@ -124,7 +124,7 @@ TEST(StepContention, ListsTheFirstPairsAndCountsThemAll) {
   Schedule s;
   s.topology = topo.spec();
   s.steps.resize(1);
-  for (int i = 0; i < 100; ++i) s.steps[0].push_back(ScheduledMessage{0, 15, -1, 0, {}});
+  for (int i = 0; i < 100; ++i) s.steps[0].push_back(ScheduledMessage{0, 15, -1, 0, {}, {}});
   const StaticAnalysis a = analyze_schedule(s, topo);
   EXPECT_EQ(a.step_contention_pairs(), 100 * 99 / 2);
   ASSERT_EQ(a.contention.size(), StaticAnalysis::kMaxListedContentionPairs);
