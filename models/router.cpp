@@ -277,16 +277,10 @@ bool Router::can_send(int out_vc, uint64_t now) const {
 // The VC input port `ip` offers to the switch: the first, round-robin from
 // rr_[ip], that holds an output, is ready and has a credit; -1 if none.
 int Router::offer(int ip, uint64_t now) {
-  const int nv = vcs_of_port(ip);
-  for (int k = 0; k < nv; ++k) {
-    int v = rr_[ip] + k;
-    if (v >= nv) v -= nv;
-    const int ivc = ip * vcs_ + v;
+  return round_robin_vc(ip, [&](int ivc) {
     const InputVC& iv = in_[ivc];
-    if (iv.out < 0 || iv.q.front_ready() > now || !can_send(iv.out, now)) continue;
-    return ivc;
-  }
-  return -1;
+    return iv.out >= 0 && iv.q.front_ready() <= now && can_send(iv.out, now);
+  });
 }
 
 // Separable, input first: each occupied input port offers one VC (round-robin

@@ -246,6 +246,18 @@ class Router {
   [[gnu::noinline]] void charge_fanout_stall(int in_vc, const Flit& head, uint64_t now);
   bool stream_one_port(uint64_t now);
   int offer(int ip, uint64_t now);
+  // The first VC of input port `ip`, round-robin from rr_[ip], for which `can_move(vc)`; -1 if none.
+  template <typename CanMove>
+  int round_robin_vc(int ip, CanMove can_move) const {
+    const int nv = vcs_of_port(ip);
+    for (int k = 0; k < nv; ++k) {
+      int v = rr_[ip] + k;
+      if (v >= nv) v -= nv;
+      const int ivc = ip * vcs_ + v;
+      if (can_move(ivc)) return ivc;
+    }
+    return -1;
+  }
   bool can_send(int out_vc, uint64_t now) const;
   void move_flit(int in_vc, int in_port, uint64_t now);
   [[gnu::noinline]] void release_output(int in_vc, const Flit& tail, uint64_t now);

@@ -99,16 +99,11 @@ uint64_t Router::fanout_out_ports(int in_vc) const {
 
 // offer() at a port where some VC holds a multidestination worm.
 int Router::offer_with_fanout(int ip, uint64_t now) {
-  const int nv = vcs_of_port(ip);
-  for (int k = 0; k < nv; ++k) {
-    int v = rr_[ip] + k;
-    if (v >= nv) v -= nv;
-    const int ivc = ip * vcs_ + v;
+  return round_robin_vc(ip, [&](int ivc) {
     const InputVC& iv = in_[ivc];
-    if (iv.q.front_ready() > now) continue;
-    if (is_fanout(ivc) ? fanout_can_send(ivc, now) : iv.out >= 0 && can_send(iv.out, now)) return ivc;
-  }
-  return -1;
+    if (iv.q.front_ready() > now) return false;
+    return is_fanout(ivc) ? fanout_can_send(ivc, now) : iv.out >= 0 && can_send(iv.out, now);
+  });
 }
 
 // allocate_switch() when some input port holds a multidestination worm: the
