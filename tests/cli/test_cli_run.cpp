@@ -480,6 +480,13 @@ TEST(CliRun, FastPathsChangeNothing) {
        "traffic={pattern: bit-reverse, rate: 0.03, flits: 4, cycles: 500}"},
       {kDefault, "--set", "schedule={algorithm: multi-path, source: 9, flits: 16}", "--set", "network.dims=[6,5]",
        "--set", "network.allow_deadlock=true", "--set", "traffic={pattern: uniform, rate: 0.02, flits: 8, cycles: 400}"},
+      // multi-path beyond 2-D: one worm per source channel, all-port on a 3-D mesh under load and on a hypercube.
+      {kDefault, "--set", "schedule={algorithm: multi-path, source: 21, mode: eager, flits: 11}", "--set",
+       "network.dims=[4,4,4]", "--set", "network.port_model=all-port", "--set", "network.allow_deadlock=true",
+       "--set", "traffic={pattern: uniform, rate: 0.01, flits: 6, cycles: 400}"},
+      {kDefault, "--set", "schedule={algorithm: multi-path, source: 5, flits: 7}", "--set",
+       "network.topology=hypercube", "--set", "network.dims=[5]", "--set", "network.port_model=all-port", "--set",
+       "network.buffer_flits=2"},
       // Adaptive routing functions (models/routing/): hops chosen in the router, no express worms.
       {kDefault, "--set", "schedule={algorithm: eye, source: eye, mode: eager, flits: 12}", "--set",
        "network.dims=[8,8]", "--set", "network.routing=west-first", "--set",

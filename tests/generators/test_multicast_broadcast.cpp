@@ -78,9 +78,8 @@ TEST(MulticastBroadcast, StaticFiguresFromTheMiddleOfA4x4Mesh) {
 TEST(MulticastBroadcast, RefusesNetworksTheSchemeCannotRunOn) {
   EXPECT_EQ(generation_error("column-path", TopologySpec{"torus", {4, 4}}, from(0)),
             "column-path needs a 2-D mesh or cmesh (its worms are XY routes), got a torus 4x4");
-  EXPECT_EQ(generation_error("multi-path", TopologySpec{"hypercube", {3}}, from(0)),
-            "multi-path needs a 2-D mesh, torus or cmesh (it cuts the destinations by the source's column), got a "
-            "hypercube d=3; dual-path runs there");
+  EXPECT_EQ(generation_error("multi-path", TopologySpec{"hypercube", {3}}, from(0)), "");
+  EXPECT_EQ(generation_error("multi-path", TopologySpec{"mesh", {3, 3, 3}}, from(13)), "");
   EXPECT_EQ(generation_error("dual-path", TopologySpec{"hypercube", {3}}, from(0)), "");
   GeneratorOptions params = from(0);
   params.params["k"] = "1";

@@ -104,6 +104,59 @@ TEST(MultiPath, FourGroupsCutByTheSourcesColumn) {
   EXPECT_EQ(worms[3].dsts, (std::vector<int>{6, 7, 3, 2, 1}));  // low, x >= 1
 }
 
+// Beyond 2-D, one worm per source channel: each destination joins the worm of
+// the channel R leaves the source by toward it.
+TEST(MultiPath, OneWormPerSourceChannelOnAHypercube) {
+  Net net(TopologySpec{"hypercube", {3}});
+  // From router 0 (label 0) every destination is on the high side. Its
+  // neighbours 1, 2, 4 have labels 1, 3, 7, so labels 1-2 (routers 1, 3) leave
+  // toward 1, labels 3-6 (routers 2, 6, 7, 5) toward 2, label 7 (router 4) toward 4.
+  const auto worms = net.plan("multi-path", 0, net.all_but(0));
+  ASSERT_EQ(worms.size(), 3u);
+  EXPECT_EQ(worms[0].dsts, (std::vector<int>{1, 3}));
+  EXPECT_EQ(worms[0].edges, (std::vector<TreeEdge>{{0, 0, 0}, {1, 1, 0}}));
+  EXPECT_EQ(worms[1].dsts, (std::vector<int>{2, 6, 7, 5}));
+  EXPECT_EQ(worms[1].edges, (std::vector<TreeEdge>{{0, 1, 0}, {2, 2, 0}, {6, 0, 0}, {7, 1, 0}}));
+  EXPECT_EQ(worms[2].dsts, (std::vector<int>{4}));
+  EXPECT_EQ(worms[2].edges, (std::vector<TreeEdge>{{0, 2, 0}}));
+}
+
+TEST(MultiPath, SixWormsFromTheMiddleOfA3DMeshEachOnItsOwnChannel) {
+  Net net(TopologySpec{"mesh", {3, 3, 3}});
+  const int src = 13;  // (1,1,1): six neighbours, three labelled above it, three below
+  const HamiltonianPath labels(net.topo);
+  const auto worms = net.plan("multi-path", src, net.all_but(src));
+  ASSERT_EQ(worms.size(), 6u);
+  std::set<int> first_ports;
+  size_t delivered = 0;
+  for (const MulticastWorm& w : worms) {
+    ASSERT_FALSE(w.edges.empty());
+    EXPECT_EQ(w.edges[0].router, src);
+    first_ports.insert(w.edges[0].port);
+    // The worm's first destination is the neighbour on its channel, and every
+    // destination of the worm is one R would reach from the source by that channel.
+    EXPECT_EQ(w.dsts[0], net.topo.neighbor(src, w.edges[0].port));
+    for (int d : w.dsts) EXPECT_EQ(labels.next_port(src, d), w.edges[0].port) << "destination " << d;
+    delivered += w.dsts.size();
+  }
+  EXPECT_EQ(first_ports.size(), 6u);
+  EXPECT_EQ(delivered, 26u);
+}
+
+// A ring's routers have one neighbour on each side of the path: dual-path's worms.
+TEST(MultiPath, OnARingIsDualPath) {
+  Net net(TopologySpec{"torus", {5}});
+  for (int src = 0; src < 5; ++src) {
+    const auto multi = net.plan("multi-path", src, net.all_but(src));
+    const auto dual = net.plan("dual-path", src, net.all_but(src));
+    ASSERT_EQ(multi.size(), dual.size()) << "source " << src;
+    for (size_t w = 0; w < multi.size(); ++w) {
+      EXPECT_EQ(multi[w].dsts, dual[w].dsts) << "source " << src;
+      EXPECT_EQ(multi[w].edges, dual[w].edges) << "source " << src;
+    }
+  }
+}
+
 TEST(ColumnPath, TwoWormsPerColumnAroundTheSourcesRow) {
   Net net(TopologySpec{"mesh", {4, 4}});
   const auto worms = net.plan("column-path", 5, net.all_but(5));
@@ -248,10 +301,6 @@ TEST(DualPath, TheDocumentedCycleWithXyUnicastWorms) {
 }
 
 TEST(MulticastSchemes, RefuseNetworksTheyCannotRunOn) {
-  Net mesh3(TopologySpec{"mesh", {3, 3, 3}});
-  EXPECT_EQ(thrown_message([&] { make_multicast("multi-path", mesh3.setting()); }),
-            "multi-path needs a 2-D mesh, torus or cmesh (it cuts the destinations by the source's column), got a "
-            "mesh 3x3x3; dual-path runs there");
   Net torus(TopologySpec{"torus", {4, 4}});
   EXPECT_EQ(thrown_message([&] { make_multicast("column-path", torus.setting()); }),
             "column-path needs a 2-D mesh or cmesh (its worms are XY routes), got a torus 4x4");
