@@ -2,7 +2,8 @@
 
 #include <algorithm>
 #include <stdexcept>
-#include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "schedules/analysis.hpp"
 #include "schedules/multicast_plan.hpp"
@@ -21,24 +22,49 @@ bool routing_allowed(const std::string& routing, const Topology& topo, int vcs) 
   }
 }
 
-// Step in which each (packet, node) pair is first held: -1 for origins.
+// The step from which each (packet, node) pair is first held (-1 for origins),
+// from every hand-over of the schedule: grouped by packet (a counting sort),
+// each packet's holders sorted by node with the earliest step kept. Flat arrays,
+// not a hash table: a schedule may hold millions of messages.
 class Holdings {
  public:
-  explicit Holdings(int nodes) : nodes_(nodes) {}
-  void give(int packet, int node, int step) {
-    held_.emplace(key(packet, node), step);  // keeps the earliest
+  explicit Holdings(size_t packets) : start_(packets + 1, 0) {}
+  void give(int packet, int node, int step) { given_.push_back({packet, node, step}); }
+  void seal() {
+    for (const Given& g : given_) ++start_[static_cast<size_t>(g.packet) + 1];
+    for (size_t p = 1; p < start_.size(); ++p) start_[p] += start_[p - 1];
+    std::vector<size_t> at(start_.begin(), start_.end() - 1);
+    held_.resize(given_.size());
+    for (const Given& g : given_) held_[at[static_cast<size_t>(g.packet)]++] = {g.node, g.step};
+    given_ = {};
+    size_t kept = 0;
+    for (size_t p = 0; p + 1 < start_.size(); ++p) {
+      const auto first = held_.begin() + static_cast<long>(start_[p]), last = held_.begin() + static_cast<long>(start_[p + 1]);
+      std::sort(first, last);
+      const size_t begin = kept;
+      for (auto it = first; it != last; ++it)
+        if (kept == begin || held_[kept - 1].first != it->first) held_[kept++] = *it;
+      start_[p] = begin;
+    }
+    start_.back() = kept;
+    held_.resize(kept);
   }
-  // The step from which `node` holds `packet`, or INT_MAX if never.
+  // After seal(): the step from which `node` holds `packet`, or kNever.
   int since(int packet, int node) const {
-    auto it = held_.find(key(packet, node));
-    return it == held_.end() ? kNever : it->second;
+    const auto first = held_.begin() + static_cast<long>(start_[static_cast<size_t>(packet)]);
+    const auto last = held_.begin() + static_cast<long>(start_[static_cast<size_t>(packet) + 1]);
+    const auto it = std::lower_bound(first, last, std::make_pair(node, -1));
+    return it != last && it->first == node ? it->second : kNever;
   }
   static constexpr int kNever = 1 << 30;
 
  private:
-  uint64_t key(int packet, int node) const { return static_cast<uint64_t>(packet) * nodes_ + node; }
-  int nodes_;
-  std::unordered_map<uint64_t, int> held_;
+  struct Given {
+    int packet, node, step;
+  };
+  std::vector<Given> given_;
+  std::vector<size_t> start_;                // packet p's holders: held_[start_[p], start_[p + 1])
+  std::vector<std::pair<int, int>> held_;    // (node, earliest step)
 };
 
 // Calls f(d) for each receiver of a message: its destination, or a multicast
@@ -76,26 +102,31 @@ void check_basic(const Schedule& s, const Topology& topo, MulticastPlanner& plan
     }
 }
 
+// A node sends a packet only from the step after it first holds it. Whether a
+// send at step st is allowed depends only on whether some hand-over before st
+// exists, so the earliest hand-over of each pair over the whole schedule
+// decides it (later ones are >= st either way).
 void check_packets(const Schedule& s, const Topology& topo, Diagnostics& diag) {
-  Holdings held(topo.num_endpoints());
+  Holdings held(s.packets.size());
   for (size_t p = 0; p < s.packets.size(); ++p)
     if (s.packets[p].origin >= 0) held.give(static_cast<int>(p), s.packets[p].origin, -1);
-  for (size_t st = 0; st < s.steps.size(); ++st) {
-    for (size_t i = 0; i < s.steps[st].size(); ++i) {
-      const auto& m = s.steps[st][i];
+  for (size_t st = 0; st < s.steps.size(); ++st)
+    for (const auto& m : s.steps[st]) {
       if (m.packet < 0) continue;
-      if (held.since(m.packet, m.src) >= static_cast<int>(st)) {
-        const std::string& name = s.packets[m.packet].name;
-        diag.error(message_location(st, i, "src"),
-                   topo.node_name(m.src) + " sends packet " + (name.empty() ? std::string("(unnamed)") : "\"" + name + "\"") +
-                       " before it holds it (a node holds a packet from the step after it receives it)");
-      }
-      // Held from the next step: a send of it later in this step is still refused above.
       for_each_receiver(m, [&](int d) {
-        if (d != m.src) held.give(m.packet, d, static_cast<int>(st));
+        if (d != m.src && topo.valid_endpoint(d)) held.give(m.packet, d, static_cast<int>(st));
       });
     }
-  }
+  held.seal();
+  for (size_t st = 0; st < s.steps.size(); ++st)
+    for (size_t i = 0; i < s.steps[st].size(); ++i) {
+      const auto& m = s.steps[st][i];
+      if (m.packet < 0 || held.since(m.packet, m.src) < static_cast<int>(st)) continue;
+      const std::string& name = s.packets[m.packet].name;
+      diag.error(message_location(st, i, "src"),
+                 topo.node_name(m.src) + " sends packet " + (name.empty() ? std::string("(unnamed)") : "\"" + name + "\"") +
+                     " before it holds it (a node holds a packet from the step after it receives it)");
+    }
 }
 
 void check_broadcast(const Schedule& s, const Topology& topo, Diagnostics& diag) {
@@ -139,16 +170,40 @@ std::vector<int> multicast_first_ports(MulticastPlanner& planner, const Schedule
   return ports;
 }
 
+// The port of the first link a unicast message takes, or -1 when it takes none
+// (its endpoints share a router) or its hops are chosen in the router (adaptive).
+// One query of the routing function, not the whole route: a schedule may hold
+// millions of messages.
+int unicast_first_port(const Topology& topo, const RoutingFunction& route_fn, const ScheduledMessage& m,
+                       std::vector<RouteOutput>& outs) {
+  if (!m.route.empty()) {
+    const Route r = message_route(topo, route_fn, m);
+    return r.links.empty() ? -1 : topo.link_port(r.links[0]);
+  }
+  const int src = topo.endpoint_router(m.src), dst = topo.endpoint_router(m.dst);
+  if (src == dst || route_fn.adaptive()) return -1;
+  outs.clear();
+  route_fn.outputs(RouteQuery{src, src, dst, kInjectedHeader, 0}, outs);
+  return outs.empty() ? -1 : outs.front().port;
+}
+
+// Per step: each node's sends, and under all-port each (node, first link port)'s
+// starts, in arrays reset after the step (only the entries it touched).
 void check_ports(const Schedule& s, const Topology& topo, const PortModel& ports, const RoutingFunction& route_fn,
                  MulticastPlanner& planner, Diagnostics& diag) {
+  const bool all_port = ports.kind == PortKind::AllPort;
+  std::vector<int> sends(static_cast<size_t>(topo.num_endpoints()), 0);
+  std::vector<int> first_links(all_port ? static_cast<size_t>(topo.num_endpoints()) * topo.num_ports() : 0, 0);
+  std::vector<int> senders, started;
+  std::vector<RouteOutput> outs;
   for (size_t st = 0; st < s.steps.size(); ++st) {
-    std::unordered_map<int, int> sends;
-    std::unordered_map<int64_t, int> first_links;  // all-port: a node's channel is tied to its first link (by port)
     for (const auto& m : s.steps[st]) {
-      ++sends[m.src];  // a multicast message is one send, whatever its worms
-      if (ports.kind != PortKind::AllPort || m.src == m.dst) continue;
+      if (sends[static_cast<size_t>(m.src)]++ == 0) senders.push_back(m.src);  // a multicast message is one send
+      if (!all_port || m.src == m.dst) continue;
       auto first_link = [&](int port) {
-        if (++first_links[int64_t{m.src} * topo.num_ports() + port] == 2)
+        const int at = m.src * topo.num_ports() + port;
+        if (first_links[static_cast<size_t>(at)]++ == 0) started.push_back(at);
+        if (first_links[static_cast<size_t>(at)] == 2)
           diag.warning("step " + std::to_string(st + 1),
                        topo.node_name(m.src) + " starts two messages on the same link in one step; the all-port "
                                                "model gives each link one injection channel, so they will be serialised");
@@ -157,16 +212,22 @@ void check_ports(const Schedule& s, const Topology& topo, const PortModel& ports
         for (int port : multicast_first_ports(planner, m)) first_link(port);
         continue;
       }
-      const Route r = message_route(topo, route_fn, m);
-      if (!r.links.empty()) first_link(topo.link_port(r.links[0]));
+      const int port = unicast_first_port(topo, route_fn, m, outs);
+      if (port >= 0) first_link(port);
     }
-    for (const auto& [node, n] : sends) {
+    std::sort(senders.begin(), senders.end());
+    for (int node : senders) {
+      const int n = sends[static_cast<size_t>(node)];
       const int allowed = ports.sends_per_step(topo, node);
       if (n > allowed)
         diag.warning("step " + std::to_string(st + 1),
                      topo.node_name(node) + " sends " + std::to_string(n) + " messages but the " + ports.describe() +
                          " model allows " + std::to_string(allowed) + " at once; they will be serialised");
+      sends[static_cast<size_t>(node)] = 0;
     }
+    senders.clear();
+    for (int at : started) first_links[static_cast<size_t>(at)] = 0;
+    started.clear();
   }
 }
 

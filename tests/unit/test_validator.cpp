@@ -134,6 +134,19 @@ TEST(Validator, PacketSentInAnEarlierStepThanItArrives) {
                     "it)");
 }
 
+TEST(Validator, PacketHeldFromItsEarliestArrival) {
+  // Node 1 gets p in step 1 and again in step 3: its send in step 2 stands on the
+  // first. Node 2 gets q only in step 3: its send in step 2 is refused, though it
+  // holds q later.
+  const Checked c = check(on(kLine4, R"([[{"src": 0, "dst": 1, "packet": "p"}],
+      [{"src": 1, "dst": 3, "packet": "p"}, {"src": 2, "dst": 3, "packet": "q"}],
+      [{"src": 3, "dst": 1, "packet": "p"}, {"src": 0, "dst": 2, "packet": "q"}]])",
+                             R"( "packets": {"p": 0, "q": 0},)"));
+  expect_only_error(c, "step 2, message 2, field \"src\"",
+                    "(2) sends packet \"q\" before it holds it (a node holds a packet from the step after it receives "
+                    "it)");
+}
+
 TEST(Validator, UndeclaredPacketOriginatesAtItsFirstSender) {
   // The example of docs/schedule-format.md: z originates at node 1, so node 2 cannot send it in step 1.
   const Checked c = check(on(kLine3, R"([[{"src": 0, "dst": 1}, {"src": 1, "dst": 2, "packet": "z"},
@@ -233,6 +246,22 @@ TEST(Validator, OnePortSendsInDifferentStepsAreFine) {
 TEST(Validator, OnePortViolationInALaterStepNamesThatStep) {
   const Checked c = check(on(kLine4, R"([[], [], [{"src": 1, "dst": 0}, {"src": 1, "dst": 2}, {"src": 1, "dst": 3}]])"));
   expect_only_warning(c, "step 3", "(1) sends 3 messages but the one-port model allows 1 at once; they will be serialised");
+}
+
+TEST(Validator, PortWarningsOfOneStepComeInNodeOrder) {
+  const Checked c = check(on(kLine4, R"([[{"src": 3, "dst": 2}, {"src": 1, "dst": 0}, {"src": 3, "dst": 0},
+      {"src": 1, "dst": 2}]])"));
+  EXPECT_EQ(c.text, "t.json: step 1: warning: (1) sends 2 messages but the one-port model allows 1 at once; they will "
+                    "be serialised\nt.json: step 1: warning: (3) sends 2 messages but the one-port model allows 1 at "
+                    "once; they will be serialised\n");
+}
+
+TEST(Validator, PortCountsStartAfreshEachStep) {
+  // One send per step each, from the same nodes and on the same links: nothing carries over.
+  const std::string steps = on(kMesh44, R"([[{"src": [1, 1], "dst": [3, 1]}, {"src": [0, 0], "dst": [0, 1]}],
+      [{"src": [1, 1], "dst": [2, 1]}, {"src": [0, 0], "dst": [0, 2]}]])");
+  EXPECT_TRUE(check(steps).diag.items().empty()) << check(steps).text;
+  EXPECT_TRUE(check(steps, "all-port").diag.items().empty()) << check(steps, "all-port").text;
 }
 
 TEST(Validator, KPortAllowsK) {
