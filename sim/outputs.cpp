@@ -310,18 +310,17 @@ void write_links_csv(CsvText& os, const RunReport& rep) {
   const auto& busy = net.context().link_busy;
   const double span = static_cast<double>(rep.metrics.span);
   os << link_columns().csv_header();
-  // Links are numbered router by router (Topology::build_links): a router's
-  // quoted name is built once for all its links, not once per row.
-  int named = -1;
-  std::string src_name;
+  // Each router's quoted name is built once, for all the links it ends.
+  std::vector<std::string> names(static_cast<size_t>(topo.num_nodes()));
+  auto name = [&](int router) -> const std::string& {
+    std::string& q = names[static_cast<size_t>(router)];
+    if (q.empty()) q = csv_quoted(topo.router_name(router));
+    return q;
+  };
   for (int l = 0; l < topo.num_links(); ++l) {
     const int port = topo.link_port(l);
-    if (topo.link_src(l) != named) {
-      named = topo.link_src(l);
-      src_name = csv_quoted(topo.router_name(named));
-    }
-    os << l << ',' << topo.link_src(l) << ',' << topo.link_dst(l) << ',' << src_name
-       << ',' << csv_quoted(topo.router_name(topo.link_dst(l))) << ',' << topo.port_dim(port) << ','
+    os << l << ',' << topo.link_src(l) << ',' << topo.link_dst(l) << ',' << name(topo.link_src(l))
+       << ',' << name(topo.link_dst(l)) << ',' << topo.port_dim(port) << ','
        << topo.link_dir(l)
        << ',' << (topo.link_is_wrap(l) ? 1 : 0) << ',' << busy[l] << ','
        << fixed(span > 0 ? static_cast<double>(busy[l]) / span : 0.0) << '\n';
