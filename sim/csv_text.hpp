@@ -20,6 +20,26 @@
 
 namespace wormsim {
 
+// Room for any double in fixed notation with up to 17 decimals (DBL_MAX has 309 digits).
+constexpr size_t kFixedChars = 344;
+
+// A number with `digits` decimals, whatever the locale, and never "-0.000":
+// written into `buf` (kFixedChars bytes), the end returned.
+inline char* fixed_chars(char* buf, double v, int digits) {
+  char* end = std::to_chars(buf, buf + kFixedChars, v, std::chars_format::fixed, digits).ptr;
+  if (buf[0] == '-' && std::all_of(buf + 1, end, [](char c) { return c == '0' || c == '.'; })) {
+    std::memmove(buf, buf + 1, static_cast<size_t>(end - buf - 1));
+    --end;
+  }
+  return end;
+}
+
+// A CSV field written with fixed_chars, straight into the CsvText.
+struct Fixed {
+  double value;
+  int digits = 6;
+};
+
 class CsvText {
  public:
   static constexpr size_t kChunkBytes = size_t{1} << 20;  // large enough that a write(2) per chunk is cheap
@@ -50,6 +70,12 @@ class CsvText {
     constexpr size_t kDigits = 24;  // the longest 64-bit integer, sign included, fits
     char* at = room(kDigits);
     used_ = static_cast<size_t>(std::to_chars(at, at + kDigits, v).ptr - text_.data());
+    return *this;
+  }
+
+  CsvText& operator<<(Fixed f) {
+    char* at = room(kFixedChars);
+    used_ = static_cast<size_t>(fixed_chars(at, f.value, f.digits) - text_.data());
     return *this;
   }
 
@@ -90,13 +116,10 @@ class CsvText {
   size_t used_ = 0;
 };
 
-// A number with `digits` decimals, whatever the locale, and never "-0.000".
+// fixed_chars as a string.
 inline std::string fixed_text(double v, int digits) {
-  char buf[64];
-  const auto end = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed, digits).ptr;
-  std::string s(buf, end);
-  if (s.find_first_not_of("-0.") == std::string::npos && s[0] == '-') s.erase(0, 1);
-  return s;
+  char buf[kFixedChars];
+  return std::string(buf, fixed_chars(buf, v, digits));
 }
 
 }  // namespace wormsim

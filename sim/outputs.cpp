@@ -323,7 +323,7 @@ void write_links_csv(CsvText& os, const RunReport& rep) {
        << ',' << name(topo.link_dst(l)) << ',' << topo.port_dim(port) << ','
        << topo.link_dir(l)
        << ',' << (topo.link_is_wrap(l) ? 1 : 0) << ',' << busy[l] << ','
-       << fixed(span > 0 ? static_cast<double>(busy[l]) / span : 0.0) << '\n';
+       << Fixed{span > 0 ? static_cast<double>(busy[l]) / span : 0.0} << '\n';
   }
 }
 
@@ -336,7 +336,7 @@ void write_steps_csv(CsvText& os, const RunReport& rep) {
     os << ',';
     if (done) os << s.end << ',' << (s.end - s.start);
     else os << ',';
-    os << ',' << s.max_latency << ',' << s.max_zero_load << ',' << fixed(s.mean_latency, 3) << ',' << s.tcd << ','
+    os << ',' << s.max_latency << ',' << s.max_zero_load << ',' << Fixed{s.mean_latency, 3} << ',' << s.tcd << ','
        << s.step_contention.messages << ',' << s.step_contention.cycles << ',' << s.depth_contention.messages << ','
        << s.depth_contention.cycles << '\n';
   }

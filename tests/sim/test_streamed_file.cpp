@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <stdexcept>
 
 #include "sim/csv_text.hpp"
@@ -105,6 +106,20 @@ TEST(StreamedCsv, NothingReachesTheSinkBeforeAChunkFillsOrTheFlush) {
   t.flush();  // a second flush sends nothing more
   ASSERT_EQ(sink.got.size(), 1u);
   EXPECT_EQ(sink.got[0], "abc,12345");
+}
+
+// Fixed-point fields: the same text as a string or written into a CsvText;
+// never "-0.000"; the longest double fits.
+TEST(CsvFixed, WrittenInPlaceAsFixedTextWrites) {
+  EXPECT_EQ(fixed_text(0.25, 6), "0.250000");
+  EXPECT_EQ(fixed_text(-0.0000001, 3), "0.000");
+  EXPECT_EQ(fixed_text(-0.0, 0), "0");
+  EXPECT_EQ(fixed_text(-1.5, 1), "-1.5");
+  EXPECT_EQ(fixed_text(1e308, 17).size(), 309u + 1u + 17u);
+  EXPECT_EQ(fixed_text(std::numeric_limits<double>::lowest(), 17).size(), 1u + 309u + 1u + 17u);
+  CsvText out;
+  out << Fixed{0.125, 2} << ',' << Fixed{-0.0000001} << ',' << Fixed{2.0 / 3.0, 4} << ',' << Fixed{1e308, 17};
+  EXPECT_EQ(out.str(), "0.12,0.000000,0.6667," + fixed_text(1e308, 17));
 }
 
 TEST(StreamedFile, ItsCrcAndSizeKeptChunkByChunkEqualThoseOfTheWholeText) {
