@@ -60,7 +60,7 @@ double cpu_seconds() {
 
 void on_signal(int) { Network::request_stop(); }
 
-bool generate_from_config(const Config& cfg, Schedule& out, Diagnostics& diag) {
+bool generate_from_config(const Config& cfg, const Topology& topo, Schedule& out, Diagnostics& diag) {
   const ScheduleSource& src = cfg.schedule;
   GeneratorOptions g;
   g.source_eye = src.source_eye;
@@ -68,14 +68,13 @@ bool generate_from_config(const Config& cfg, Schedule& out, Diagnostics& diag) {
   g.params = src.params;
   g.flits = src.flits ? src.flits : 16;
   try {
-    const Topology topo(cfg.topology);
     try {
       g.source = resolve_node(topo, src.source.is_coords || src.source.id >= 0 ? src.source : NodeRef{false, 0, {}});
     } catch (const std::invalid_argument& e) {  // the loader's finding, like the generator's below
       diag.error("schedule.source", e.what());
       return false;
     }
-    out = generate_schedule(src.algorithm, cfg.topology, g);
+    out = generate_schedule(src.algorithm, topo, g);
   } catch (const std::exception& e) {
     diag.error("schedule.algorithm", e.what());
     return false;
@@ -178,7 +177,7 @@ void log_wait_cycle(const Network& net) {
 
 }  // namespace
 
-bool prepare_schedule(const Config& cfg, Schedule& s, Diagnostics& diag) {
+bool prepare_schedule(const Config& cfg, const Topology& topo, Schedule& s, Diagnostics& diag) {
   if (!cfg.has_schedule) {
     s = Schedule{};
     s.topology = cfg.topology;
@@ -194,7 +193,7 @@ bool prepare_schedule(const Config& cfg, Schedule& s, Diagnostics& diag) {
       return false;
     }
     if (!parse_schedule_json(text, s, diag, schedule_memory_check(ScheduleCommand::Run))) return false;
-  } else if (!generate_from_config(cfg, s, diag)) {
+  } else if (!generate_from_config(cfg, topo, s, diag)) {
     return false;
   }
   if (cfg.schedule.flits) {
@@ -202,7 +201,7 @@ bool prepare_schedule(const Config& cfg, Schedule& s, Diagnostics& diag) {
     for (auto& step : s.steps)
       for (auto& m : step) m.flits = 0;
   }
-  validate_schedule(s, cfg.topology, cfg.ports, diag, cfg.routing);
+  validate_schedule(s, topo, cfg.ports, diag, cfg.routing);
   if (cfg.strict) diag.promote_warnings();
   return !diag.has_errors();
 }
@@ -223,10 +222,11 @@ int load_run_inputs(const RunOptions& opts, RunInputs& in) {
 
     Topology::validate(cfg.topology);
     require_run_memory(cfg, static_cast<size_t>(Topology::endpoints_of(cfg.topology)), 0);
-    const Topology topo(cfg.topology);
+    in.topology = std::make_shared<const Topology>(cfg.topology);
+    const Topology& topo = *in.topology;
     if (cfg.has_traffic) prepare_traffic(cfg, topo);
     Diagnostics diag(cfg.schedule.file.empty() ? opts.config_path : cfg.schedule.file);
-    const bool ok = prepare_schedule(cfg, in.schedule, diag);
+    const bool ok = prepare_schedule(cfg, topo, in.schedule, diag);
     if (!diag.items().empty()) std::cerr << diag.format();
     if (!ok) return kExitInputError;
 
@@ -317,8 +317,11 @@ int run_loaded(const RunOptions& opts, RunInputs& in, std::chrono::steady_clock:
                in.schedule.num_messages(), seconds_since(t0), cpu);
   Config& cfg = in.cfg;
   Schedule& schedule = in.schedule;
-  std::optional<Topology> own_topology;  // a batch's network brings its own
-  const Topology& topo = built ? built->topology() : own_topology.emplace(cfg.topology);
+  // A batch's network brings its own topology; a run uses the one its inputs were checked on.
+  std::optional<Topology> own_topology;
+  const Topology& topo = built          ? built->topology()
+                         : in.topology ? *in.topology
+                                       : own_topology.emplace(cfg.topology);
   TraceKind trace = TraceKind::None;
   parse_trace_kind(cfg.trace, trace);
   RunReport report;

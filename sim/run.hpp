@@ -4,9 +4,11 @@
 #pragma once
 
 #include <chrono>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "models/topology.hpp"
 #include "schedules/diagnostics.hpp"
 #include "schedules/schedule.hpp"
 #include "sim/config.hpp"
@@ -33,13 +35,16 @@ struct RunOptions {
 };
 
 // Loads the schedule a config names (file or generator), applies schedule.flits,
-// and validates it against the network. Problems go to diag; returns false on errors.
-bool prepare_schedule(const Config& cfg, Schedule& out, Diagnostics& diag);
+// and validates it against the network (`topo`, built from cfg.topology).
+// Problems go to diag; returns false on errors.
+bool prepare_schedule(const Config& cfg, const Topology& topo, Schedule& out, Diagnostics& diag);
 
-// What load_run_inputs gives a run: the effective config, the validated
-// schedule, and the warnings to report in summary.json.
+// What load_run_inputs gives a run: the effective config, the network's
+// topology (built once: the schedule, its checks and the network share it),
+// the validated schedule, and the warnings to report in summary.json.
 struct RunInputs {
   Config cfg;
+  std::shared_ptr<const Topology> topology;
   Schedule schedule;
   std::vector<std::string> warnings;
 };

@@ -28,10 +28,15 @@ long long generated_messages(const std::string& algorithm, long long nodes) {
 
 Schedule generate_schedule(const std::string& algorithm, const TopologySpec& topology,
                            const GeneratorOptions& options) {
+  for (const auto& g : generator_registry())
+    if (g.name == algorithm) return generate_schedule(algorithm, Topology(topology), options);
+  throw GeneratorError("unknown algorithm \"" + algorithm + "\" (expected one of: " + generator_names() + ")");
+}
+
+Schedule generate_schedule(const std::string& algorithm, const Topology& topology, const GeneratorOptions& options) {
   for (const auto& g : generator_registry()) {
     if (g.name == algorithm) {
-      Topology topo(topology);
-      Schedule s = g.make(topo, options);
+      Schedule s = g.make(topology, options);
       if (s.algorithm.empty()) s.algorithm = algorithm;
       return s;
     }

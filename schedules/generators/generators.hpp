@@ -53,6 +53,8 @@ long long generated_messages(const std::string& algorithm, long long nodes);
 // Runs the named generator; throws GeneratorError for unknown names or bad options.
 Schedule generate_schedule(const std::string& algorithm, const TopologySpec& topology,
                            const GeneratorOptions& options);
+// The same on a topology already built (a run builds its network's once).
+Schedule generate_schedule(const std::string& algorithm, const Topology& topology, const GeneratorOptions& options);
 
 }  // namespace wormsim
 
