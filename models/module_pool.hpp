@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -40,14 +41,21 @@ class ModulePool {
     // Big pools go on transparent huge pages where the kernel allows it
     // (Debian's default is "madvise"): a busy network touches routers all over
     // the pool every cycle, and 4 KiB pages would make every one a TLB miss.
-    const bool huge = bytes >= kHugePage;
-    if (huge) bytes = (bytes + kHugePage - 1) / kHugePage * kHugePage;
-    block_ = static_cast<std::byte*>(std::aligned_alloc(huge ? kHugePage : kAlign, bytes));
-    if (!block_) throw std::bad_alloc();
+    // They are mapped fresh, so the kernel hands them over zeroed: no pass of
+    // our own over gigabytes (a 2M-router pool is ~3 GB).
+    mapped_ = bytes >= kHugePage;
+    if (mapped_) {
+      bytes = (bytes + kHugePage - 1) / kHugePage * kHugePage;
+      block_ = map_aligned(bytes);
 #ifdef MADV_HUGEPAGE
-    if (huge) madvise(block_, bytes, MADV_HUGEPAGE);  // a hint: failure only costs speed
+      madvise(block_, bytes, MADV_HUGEPAGE);  // a hint: failure only costs speed
 #endif
-    std::memset(block_, 0, bytes);
+    } else {
+      block_ = static_cast<std::byte*>(std::aligned_alloc(kAlign, bytes));
+      if (!block_) throw std::bad_alloc();
+      std::memset(block_, 0, bytes);
+    }
+    bytes_ = bytes;
   }
 
   // Constructs the next module in place; its constructor receives the slot's
@@ -77,16 +85,33 @@ class ModulePool {
   static constexpr size_t kHugePage = size_t{2} << 20;  // x86-64 transparent huge page
   static size_t round_up(size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
 
+  // Anonymous memory of `bytes` (a multiple of kHugePage) starting on a
+  // kHugePage boundary, so that huge pages can back all of it, cut
+  // from a mapping large enough to hold such a range, its ends given back.
+  static std::byte* map_aligned(size_t bytes) {
+    const size_t span = bytes + kHugePage;
+    void* p = mmap(nullptr, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    const auto start = reinterpret_cast<uintptr_t>(p);
+    const uintptr_t aligned = (start + kHugePage - 1) / kHugePage * kHugePage;
+    if (aligned > start) munmap(p, aligned - start);
+    if (const size_t tail = start + span - (aligned + bytes)) munmap(reinterpret_cast<void*>(aligned + bytes), tail);
+    return reinterpret_cast<std::byte*>(aligned);
+  }
+
   // Destroyed in reverse order of construction, as members of an array would be.
   void clear() {
     while (size_ > 0) (*this)[--size_]->~T();
-    std::free(block_);
+    if (mapped_) munmap(block_, bytes_);
+    else std::free(block_);
     block_ = nullptr;
     capacity_ = 0;
+    mapped_ = false;
   }
 
   std::byte* block_ = nullptr;
-  size_t stride_ = 0, extra_at_ = 0, capacity_ = 0, size_ = 0;
+  size_t stride_ = 0, extra_at_ = 0, capacity_ = 0, size_ = 0, bytes_ = 0;
+  bool mapped_ = false;  // block_ is a mapping of bytes_ (big pools), else from aligned_alloc
 };
 
 }  // namespace wormsim
