@@ -39,7 +39,8 @@ class Holdings {
     given_ = {};
     size_t kept = 0;
     for (size_t p = 0; p + 1 < start_.size(); ++p) {
-      const auto first = held_.begin() + static_cast<long>(start_[p]), last = held_.begin() + static_cast<long>(start_[p + 1]);
+      const auto first = held_.begin() + static_cast<long>(start_[p]);
+      const auto last = held_.begin() + static_cast<long>(start_[p + 1]);
       std::sort(first, last);
       const size_t begin = kept;
       for (auto it = first; it != last; ++it)
@@ -63,8 +64,8 @@ class Holdings {
     int packet, node, step;
   };
   std::vector<Given> given_;
-  std::vector<size_t> start_;                // packet p's holders: held_[start_[p], start_[p + 1])
-  std::vector<std::pair<int, int>> held_;    // (node, earliest step)
+  std::vector<size_t> start_;              // packet p's holders: held_[start_[p], start_[p + 1])
+  std::vector<std::pair<int, int>> held_;  // (node, earliest step)
 };
 
 // Calls f(d) for each receiver of a message: its destination, or a multicast

@@ -304,6 +304,9 @@ void write_routes_csv(CsvText& os, const RunReport& rep) {
   }
 }
 
+// Fixed{0.0}, as links.csv writes an idle link's utilisation.
+constexpr std::string_view kIdleUtilisation = "0.000000";
+
 void write_links_csv(CsvText& os, const RunReport& rep) {
   const Network& net = *rep.network;
   const Topology& topo = net.topology();
@@ -322,8 +325,11 @@ void write_links_csv(CsvText& os, const RunReport& rep) {
     os << l << ',' << topo.link_src(l) << ',' << topo.link_dst(l) << ',' << name(topo.link_src(l))
        << ',' << name(topo.link_dst(l)) << ',' << topo.port_dim(port) << ','
        << topo.link_dir(l)
-       << ',' << (topo.link_is_wrap(l) ? 1 : 0) << ',' << busy[l] << ','
-       << Fixed{span > 0 ? static_cast<double>(busy[l]) / span : 0.0} << '\n';
+       << ',' << (topo.link_is_wrap(l) ? 1 : 0) << ',' << busy[l] << ',';
+    // Most links of a large network carry nothing: their utilisation needs no formatting.
+    if (busy[l] == 0) os << kIdleUtilisation;
+    else os << Fixed{span > 0 ? static_cast<double>(busy[l]) / span : 0.0};
+    os << '\n';
   }
 }
 

@@ -112,6 +112,7 @@ TEST(StreamedCsv, NothingReachesTheSinkBeforeAChunkFillsOrTheFlush) {
 // never "-0.000"; the longest double fits.
 TEST(CsvFixed, WrittenInPlaceAsFixedTextWrites) {
   EXPECT_EQ(fixed_text(0.25, 6), "0.250000");
+  EXPECT_EQ(fixed_text(0.0, 6), "0.000000");  // links.csv writes an idle link's utilisation so (sim/outputs.cpp)
   EXPECT_EQ(fixed_text(-0.0000001, 3), "0.000");
   EXPECT_EQ(fixed_text(-0.0, 0), "0");
   EXPECT_EQ(fixed_text(-1.5, 1), "-1.5");
