@@ -45,7 +45,10 @@ class CsvText {
   static constexpr size_t kChunkBytes = size_t{1} << 20;  // large enough that a write(2) per chunk is cheap
 
   CsvText() = default;
-  explicit CsvText(ByteSink& sink, size_t chunk_bytes = kChunkBytes) : sink_(&sink), text_(chunk_bytes, '\0') {}
+  // The buffer starts small and doubles up to a chunk: the many small tables
+  // of a sweep's points should not each fill a megabyte (and fault its pages in).
+  explicit CsvText(ByteSink& sink, size_t chunk_bytes = kChunkBytes)
+      : sink_(&sink), chunk_(chunk_bytes), text_(std::min(chunk_bytes, kFirstBytes), '\0') {}
   CsvText(const CsvText&) = delete;
   CsvText& operator=(const CsvText&) = delete;
 
@@ -104,14 +107,18 @@ class CsvText {
     return text_.data() + used_;
   }
   // Out of line, so that room() stays small enough to inline into every field.
-  // With a sink the buffer is emptied into it instead of grown (it grows only
-  // for a single field longer than a chunk).
+  // With a sink, a buffer of a chunk is emptied into it instead of grown (it
+  // grows past a chunk only for a single field longer than one).
   [[gnu::noinline]] void make_room(size_t bytes) {
-    if (sink_) flush();
-    if (used_ + bytes > text_.size()) text_.resize(std::max(2 * text_.size(), used_ + bytes + 256));
+    if (sink_ && text_.size() >= chunk_) flush();
+    if (used_ + bytes <= text_.size()) return;
+    const size_t doubled = std::max(2 * text_.size(), used_ + bytes + 256);
+    text_.resize(sink_ ? std::max(std::min(doubled, chunk_), used_ + bytes) : doubled);
   }
 
+  static constexpr size_t kFirstBytes = 4096;
   ByteSink* sink_ = nullptr;
+  size_t chunk_ = 0;
   std::string text_;
   size_t used_ = 0;
 };
