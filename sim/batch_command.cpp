@@ -250,6 +250,8 @@ int batch_command(const BatchOptions& opts) {
   const std::vector<std::optional<std::string>> refused =
       opts.check ? std::vector<std::optional<std::string>>(points.size()) : refuse_other_networks(opts, points, bn);
   if (!opts.check) elaborate(bn);
+  // From here the points run in forked children, each loading the same base config.
+  preparse_config(opts.config_path);
 
   g_interrupted = 0;
   std::signal(SIGINT, on_batch_signal);

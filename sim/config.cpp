@@ -95,6 +95,41 @@ void apply_override(YAML::Node root, const std::string& text, ConfigFile& r) {
 
 }  // namespace
 
+namespace {
+// A config tree parsed ahead by preparse_config, for one load_config of the same text.
+struct Preparsed {
+  std::string text;
+  std::optional<YAML::Node> root;  // an optional: assigning to a Node would overwrite the tree it refers to
+};
+Preparsed& preparsed() {
+  static Preparsed p;
+  return p;
+}
+
+// The tree of a config text: the preparsed one if it is of this text (taken:
+// load_config changes the tree it gets), else parsed now.
+YAML::Node parse_config_text(const std::string& text) {
+  Preparsed& p = preparsed();
+  if (!p.root || p.text != text) return YAML::Load(text);
+  YAML::Node root = *p.root;
+  p.root.reset();
+  p.text.clear();
+  return root;
+}
+}  // namespace
+
+void preparse_config(const std::string& path) {
+  Preparsed& p = preparsed();
+  p.root.reset();
+  try {
+    p.text = read_input_file(path);
+    p.root.emplace(YAML::Load(p.text));
+  } catch (const std::exception&) {  // load_config reports it, where it belongs
+    p.text.clear();
+    p.root.reset();
+  }
+}
+
 Config load_config(const std::string& path, const std::vector<std::string>& overrides) {
   Config c;
   c.path = path;
@@ -107,7 +142,7 @@ Config load_config(const std::string& path, const std::vector<std::string>& over
     throw ConfigError(path + ": cannot open config file: " + e.what());
   }
   try {
-    root = YAML::Load(text);
+    root = parse_config_text(text);
   } catch (const YAML::ParserException& e) {
     throw ConfigError(path + ": not valid YAML (line " + std::to_string(e.mark.line + 1) + "): " + e.msg);
   } catch (const YAML::Exception& e) {

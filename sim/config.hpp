@@ -93,6 +93,13 @@ struct Config {
 // Throws ConfigError with "FILE: key.path: what was expected" on any problem.
 Config load_config(const std::string& path, const std::vector<std::string>& overrides);
 
+// Parses the config file at `path` ahead, for the next load_config of the same
+// text in this process (which takes the tree) or in each child forked after
+// this call (each takes its own copy): `wormsim batch` loads one base config
+// per point, and parsing it was most of a small point's set-up. A file that
+// does not read or parse is left to load_config to report.
+void preparse_config(const std::string& path);
+
 // Records each class's hotspot.nodes as node ids once the run has resolved them
 // (BackgroundSpec::hotspots) against the topology, for the config echo.
 void record_hotspot_nodes(Config& config);
