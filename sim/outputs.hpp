@@ -40,6 +40,8 @@ struct RunReport {
   const std::vector<uint32_t>* step_offsets = nullptr;
   const std::vector<OutputFile>* outputs = nullptr;  // the rest of the set, for the manifest
   RunMetrics metrics;
+  // Network::buffers_consistent() once the run ended (a walk over every router: taken once).
+  bool buffers_consistent = false;
   std::optional<LoadMetrics> load;  // a measured load run (traffic.measure_cycles)
   std::optional<RepetitionMetrics> repetitions;  // a repeated schedule (schedule.repeat)
   std::optional<RouterStats> router_stats;       // output.router_stats

@@ -412,6 +412,7 @@ int run_loaded(const RunOptions& opts, RunInputs& in, std::chrono::steady_clock:
   report.step_offsets = &exec.step_offsets();
   report.metrics = compute_metrics(net, static_cast<int>(schedule.steps.size() * cfg.repeat.count),
                                    retirement ? &retirement->retired() : nullptr, cfg.router_stats);
+  report.buffers_consistent = net.buffers_consistent();
   if (window)
     report.load = compute_load_metrics(net, *window, retirement ? retirement->retired_in_window() : nullptr,
                                        cfg.router_stats);
@@ -478,7 +479,7 @@ int run_loaded(const RunOptions& opts, RunInputs& in, std::chrono::steady_clock:
     log_wait_cycle(net);
     return kExitIncomplete;
   }
-  if (m.delivered != m.messages || m.flits_injected != m.flits_ejected || !net.buffers_consistent()) {
+  if (m.delivered != m.messages || m.flits_injected != m.flits_ejected || !report.buffers_consistent) {
     std::cerr << "internal error: run completed but invariants failed (see summary.json \"invariants\")\n";
     return kExitInternal;
   }
