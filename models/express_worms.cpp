@@ -157,7 +157,7 @@ void ExpressWorms::check_done(Worm& w) {
   if (!w.complete || w.ni) return;
   for (uint32_t k = w.first; k < w.end; ++k)
     if (!stages_[k].routed) return;
-  w.done = true;
+  mark_done(w);
 }
 
 // The interface's injection (NetworkInterface::inject) of a body flit or the
@@ -218,6 +218,9 @@ void ExpressWorms::step_routers_with(uint64_t now) {
   uint64_t moved = 0, ejected = 0;
   bool finished = false;
   for (Worm& w : worms_) {
+    // No express stage left (done, or the tail is in the header's router): nothing
+    // to move, and its interface has injected it all, so moved_all is never read.
+    if (w.first == w.end) continue;
     if (w.frozen_until != 0) {
       if (now <= w.frozen_until) continue;
       thaw(w, w.frozen_until);
@@ -257,7 +260,7 @@ void ExpressWorms::step_routers_with(uint64_t now) {
         if (f.tail) {
           s.router->eject(f, now);
           end_stage(w, last, f, now);
-          w.done = true;
+          mark_done(w);
           finished = true;
         }
       }
@@ -354,15 +357,25 @@ void ExpressWorms::end_stage(Worm& w, uint32_t k, const Flit& tail, uint64_t now
   w.first = k + 1;
 }
 
-// Worms whose tail has been ejected are dropped, and their stages once they are most of the storage.
+// A worm is done: the express loop has nothing more to do for it. Its message
+// id may come back (output.messages: schedule recycles records) before the worm
+// is dropped, so the id stops naming it now.
+void ExpressWorms::mark_done(Worm& w) {
+  if (w.done) return;
+  w.done = true;
+  ++done_;
+  worm_of_msg_[w.msg] = kNoWorm;
+}
+
+// Done worms are dropped once they are half the list (each costs the loops a
+// test per cycle until then; dropping them one at a time cost a pass over the
+// list per tail), and their stages once they are most of the storage.
 void ExpressWorms::drop_finished() {
+  if (done_ == 0 || 2 * done_ < worms_.size()) return;
   size_t kept = 0, live = 0;
   for (size_t i = 0; i < worms_.size(); ++i) {
     const Worm& w = worms_[i];
-    if (w.done) {
-      worm_of_msg_[w.msg] = kNoWorm;
-      continue;
-    }
+    if (w.done) continue;
     if (kept != i) {
       worms_[kept] = w;
       worm_of_msg_[w.msg] = static_cast<uint32_t>(kept);
@@ -371,18 +384,20 @@ void ExpressWorms::drop_finished() {
     ++kept;
   }
   worms_.resize(kept);
+  done_ = 0;
   if (stages_.size() < 64 || stages_.size() < 4 * live) return;
-  std::vector<Stage> moved;
-  moved.reserve(2 * live);
+  // In place, keeping the storage: worms are in join order, so their stages
+  // are in increasing order too, and each moves down, never onto a later one.
+  uint32_t to = 0;
   for (Worm& w : worms_) {
-    const auto base = static_cast<uint32_t>(moved.size());
-    moved.insert(moved.end(), stages_.begin() + w.base, stages_.begin() + w.limit);
-    w.first = w.first - w.base + base;
-    w.end = w.end - w.base + base;
-    w.limit = w.limit - w.base + base;
-    w.base = base;
+    if (w.base != to) std::copy(stages_.begin() + w.base, stages_.begin() + w.limit, stages_.begin() + to);
+    w.first = w.first - w.base + to;
+    w.end = w.end - w.base + to;
+    w.limit = w.limit - w.base + to;
+    w.base = to;
+    to = w.limit;
   }
-  stages_.swap(moved);
+  stages_.resize(to);
 }
 
 }  // namespace wormsim

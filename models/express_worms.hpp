@@ -98,7 +98,7 @@ class ExpressWorms {
   void step_interfaces(uint64_t now, std::vector<NetworkInterface*>& woken);
   // Brings every frozen worm to its state at the end of cycle `now` (the run stops).
   void sync(uint64_t now);
-  bool empty() const { return worms_.empty(); }
+  bool empty() const { return worms_.size() == done_; }
   // Frozen worms move flits every cycle, although no counter shows it until they thaw.
   bool any_frozen() const { return frozen_ > 0; }
   // For the summary's host block: worms that joined, and flit moves (injections included) made here.
@@ -146,6 +146,7 @@ class ExpressWorms {
   void route_stage(Worm& w, uint32_t k);
   void check_done(Worm& w);
   void end_stage(Worm& w, uint32_t k, const Flit& tail, uint64_t now);
+  void mark_done(Worm& w);
   void drop_finished();
   void snapshot(Worm& w, uint64_t now);
   bool repeats_snapshot(const Worm& w) const;
@@ -171,6 +172,7 @@ class ExpressWorms {
   std::vector<HandBack> hand_backs_;  // marked by hand_back_later in this cycle
   std::vector<uint32_t> touched_;     // worms with a stage handed back in this cycle
   uint32_t frozen_ = 0;
+  size_t done_ = 0;  // done worms not dropped yet
   uint64_t joined_ = 0, flit_moves_ = 0, frozen_total_ = 0, frozen_cycles_ = 0, handbacks_ = 0;
 };
 

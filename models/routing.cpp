@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "models/limits.hpp"
+
 namespace wormsim {
 
 namespace {
@@ -23,34 +25,47 @@ void assign_vc_classes(const Topology& topo, Route& r) {
   }
 }
 
+// Dimension d's leg of a dimension-order route from router `from` toward `to`: its port and hops.
+struct Leg {
+  int port, steps;
+};
+Leg dimension_leg(const Topology& topo, int d, int from, int to) {
+  const int k = topo.radix(d);
+  const int a = topo.coord(from, d), b = topo.coord(to, d);
+  if (a == b) return Leg{-1, 0};
+  if (topo.wraps(d)) {
+    const int plus = ((b - a) % k + k) % k;
+    const int minus = k - plus;
+    return plus <= minus ? Leg{topo.port_for(d, 1), plus} : Leg{topo.port_for(d, -1), minus};  // ties go "+"
+  }
+  // A line (a hypercube's dimension is a line of two).
+  return b > a ? Leg{topo.port_for(d, 1), b - a} : Leg{topo.port_for(d, -1), a - b};
+}
+
 }  // namespace
 
 Route dimension_order_route(const Topology& topo, int src, int dst, const std::vector<int>& order) {
-  Route r;
-  int cur = src;
+  // The legs first, so that the route is allocated once. A leg of one hop or
+  // more spans a dimension of radix 2 or more, and those multiply to at most
+  // kMaxNodes = 2^24 routers: never more than 24 legs.
+  Leg legs[32];
+  static_assert(kMaxNodes <= (1LL << 32), "a route has at most log2(kMaxNodes) legs");
+  int n_legs = 0, hops = 0;
   for (int i = 0; i < topo.num_dims(); ++i) {
-    const int d = order.empty() ? i : order[static_cast<size_t>(i)];
-    const int k = topo.radix(d);
-    const int from = topo.coord(cur, d);
-    const int to = topo.coord(dst, d);
-    if (from == to) continue;
-    int dir, steps;
-    if (topo.wraps(d)) {
-      const int plus = ((to - from) % k + k) % k;
-      const int minus = k - plus;
-      dir = plus <= minus ? 1 : -1;  // ties go "+"
-      steps = plus <= minus ? plus : minus;
-    } else {  // a line (a hypercube's dimension is a line of two)
-      dir = to > from ? 1 : -1;
-      steps = to > from ? to - from : from - to;
-    }
-    const int port = topo.port_for(d, dir);
-    for (int s = 0; s < steps; ++s) {
-      const int link = topo.link_id(cur, port);
+    const Leg leg = dimension_leg(topo, order.empty() ? i : order[static_cast<size_t>(i)], src, dst);
+    if (leg.steps == 0) continue;
+    legs[n_legs++] = leg;
+    hops += leg.steps;
+  }
+  Route r;
+  r.links.reserve(static_cast<size_t>(hops));
+  int cur = src;
+  for (int l = 0; l < n_legs; ++l)
+    for (int s = 0; s < legs[l].steps; ++s) {
+      const int link = topo.link_id(cur, legs[l].port);
       r.links.push_back(link);
       cur = topo.link_dst(link);
     }
-  }
   assign_vc_classes(topo, r);
   return r;
 }
