@@ -111,14 +111,18 @@ int Router::offer_with_fanout(int ip, uint64_t now) {
 // several output ports and moves only if it is granted all of them.
 void Router::allocate_switch_with_fanout(uint64_t now) {
   RouterScratch& s = *scratch_;
-  std::array<uint64_t, kMaxRouterPorts> wants{}, won{};  // per input port: output ports requested, granted
-  std::array<int, kMaxRouterPorts> winner{};             // per output port: the input port granted it
+  // Per input port: output ports requested, granted; per output port: the input
+  // port granted it. Only the entries of ports with an offer are set and read
+  // (zeroing all 64 of each was a third of a multicast run's instructions).
+  std::array<uint64_t, kMaxRouterPorts> wants, won;
+  std::array<int, kMaxRouterPorts> winner;
   uint64_t requested = 0;
   for (uint64_t ports = occupied_ports_; ports; ports &= ports - 1) {
     const int ip = __builtin_ctzll(ports);
     const int ivc = (fanout_ports_ & bit(ip)) ? offer_with_fanout(ip, now) : offer(ip, now);
     s.offer[ip] = ivc;
     if (ivc < 0) continue;
+    won[ip] = 0;
     wants[ip] = is_fanout(ivc) ? fanout_out_ports(ivc) : bit(out_port_of(in_[ivc].out));
     for (uint64_t w = wants[ip]; w; w &= w - 1) s.requests[__builtin_ctzll(w)] |= bit(ip);
     requested |= wants[ip];
