@@ -142,7 +142,7 @@ void Router::step(uint64_t now) {
   } else {
     ivc = offer(ip, now);
     if (ivc < 0) return true;
-    rr_[ip] = static_cast<uint8_t>((mod_vcs(ivc) + 1) % vcs_);
+    rr_[ip] = next_vc(ip, ivc);
   }
   const int op = out_port_of(in_[ivc].out);
   rr_[in_ports_ + op] = static_cast<uint8_t>(ip + 1 == in_ports_ ? 0 : ip + 1);
@@ -324,8 +324,7 @@ void Router::allocate_switch(uint64_t now) {
     s.moved_msg[ip] = msg;
     move_flit(ivc, ip, now);
     rr = static_cast<uint8_t>(ip + 1 == in_ports_ ? 0 : ip + 1);
-    const int nv = vcs_of_port(ip);
-    rr_[ip] = static_cast<uint8_t>(nv == 1 ? 0 : (mod_vcs(ivc) + 1) % nv);
+    rr_[ip] = next_vc(ip, ivc);
   }
 }
 

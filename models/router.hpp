@@ -260,6 +260,11 @@ class Router {
     return -1;
   }
   bool can_send(int out_vc, uint64_t now) const;
+  // Input port `ip`'s round-robin pointer after VC `ivc` moved: the next VC of the port, wrapping (no divide).
+  uint8_t next_vc(int ip, int ivc) const {
+    const int v = mod_vcs(ivc) + 1;
+    return static_cast<uint8_t>(v >= vcs_of_port(ip) ? 0 : v);
+  }
   void move_flit(int in_vc, int in_port, uint64_t now);
   [[gnu::noinline]] void release_output(int in_vc, const Flit& tail, uint64_t now);
   // Worm `msg`, whose tail has left, gives up output VC `o`.

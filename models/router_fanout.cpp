@@ -146,8 +146,7 @@ void Router::allocate_switch_with_fanout(uint64_t now) {
     s.moved_msg[ip] = in_[ivc].q.front().msg;
     for (uint64_t w = wants[ip]; w; w &= w - 1)
       rr_[in_ports_ + __builtin_ctzll(w)] = static_cast<uint8_t>(ip + 1 == in_ports_ ? 0 : ip + 1);
-    const int nv = vcs_of_port(ip);
-    rr_[ip] = static_cast<uint8_t>(nv == 1 ? 0 : (mod_vcs(ivc) + 1) % nv);
+    rr_[ip] = next_vc(ip, ivc);
     if (is_fanout(ivc)) move_fanout_flit(ivc, ip, now);
     else move_flit(ivc, ip, now);
   }
