@@ -367,11 +367,12 @@ void ExpressWorms::mark_done(Worm& w) {
   worm_of_msg_[w.msg] = kNoWorm;
 }
 
-// Done worms are dropped once they are half the list (each costs the loops a
-// test per cycle until then; dropping them one at a time cost a pass over the
-// list per tail), and their stages once they are most of the storage.
+// Done worms are dropped once they are an eighth of the list: each costs the
+// loops a test per cycle until then, and dropping them one at a time cost a
+// pass over the list per tail (docs/performance.md). Their stages go once they
+// are most of the storage.
 void ExpressWorms::drop_finished() {
-  if (done_ == 0 || 2 * done_ < worms_.size()) return;
+  if (done_ == 0 || 8 * done_ < worms_.size()) return;
   size_t kept = 0, live = 0;
   for (size_t i = 0; i < worms_.size(); ++i) {
     const Worm& w = worms_[i];
