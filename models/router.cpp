@@ -116,6 +116,8 @@ void Router::connect_output(int port, Router* downstream, int downstream_port, i
 // cost: a worm streaming through a router costs one port visit per cycle.
 void Router::step(uint64_t now) {
   if (stream_ && (stream_one_port(now) || !front_ready_by(now))) return;
+  // stream_ is off while a multidestination worm is here; it has its own shortcut.
+  if (fanout_ports_ && ctx_->fast_paths && (stream_fanout_port(now) || !front_ready_by(now))) return;
   allocate_vcs(now);
   // A multidestination head met in allocate_vcs clears stream_ before its first switch allocation.
   if (stream_ || !fanout_ports_) allocate_switch(now);

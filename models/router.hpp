@@ -245,6 +245,7 @@ class Router {
   void note_fanout_wait(int in_vc, const Flit& head, const FanoutWait& w, uint64_t cycles);
   [[gnu::noinline]] void charge_fanout_stall(int in_vc, const Flit& head, uint64_t now);
   bool stream_one_port(uint64_t now);
+  bool stream_fanout_port(uint64_t now);
   bool front_ready_by(uint64_t now) const;
   int offer(int ip, uint64_t now);
   // The first VC of input port `ip`, round-robin from rr_[ip], for which `can_move(vc)`; -1 if none.

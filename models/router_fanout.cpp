@@ -106,6 +106,25 @@ int Router::offer_with_fanout(int ip, uint64_t now) {
   });
 }
 
+// stream_one_port() where a multidestination worm streams: flits on one input
+// port only and no head at the front of any VC. Then VC allocation has nothing
+// to do, the port's offer is the only request and is granted every output port
+// it asks for, and no head can be charged a stall: the outcome of the full step.
+[[gnu::flatten]] bool Router::stream_fanout_port(uint64_t now) {
+  const uint64_t ports = occupied_ports_;
+  if (head_ports_ != 0 || ports == 0 || (ports & (ports - 1)) != 0) return false;
+  const int ip = __builtin_ctzll(ports);
+  const int ivc = (fanout_ports_ & bit(ip)) ? offer_with_fanout(ip, now) : offer(ip, now);
+  if (ivc < 0) return true;
+  const auto after_ip = static_cast<uint8_t>(ip + 1 == in_ports_ ? 0 : ip + 1);
+  const uint64_t outs = is_fanout(ivc) ? fanout_out_ports(ivc) : bit(out_port_of(in_[ivc].out));
+  for (uint64_t w = outs; w; w &= w - 1) rr_[in_ports_ + __builtin_ctzll(w)] = after_ip;
+  rr_[ip] = next_vc(ip, ivc);
+  if (is_fanout(ivc)) move_fanout_flit(ivc, ip, now);
+  else move_flit(ivc, ip, now);
+  return true;
+}
+
 // allocate_switch() when some input port holds a multidestination worm: the
 // same separable input-first allocation, except that an offer may request
 // several output ports and moves only if it is granted all of them.

@@ -487,6 +487,11 @@ TEST(CliRun, FastPathsChangeNothing) {
       {kDefault, "--set", "schedule={algorithm: column-path, source: eye, mode: eager, flits: 10}", "--set",
        "network.dims=[8,8]", "--set", "network.vcs=2", "--set", "network.port_model=2-port", "--set",
        "traffic={pattern: bit-reverse, rate: 0.03, flits: 4, cycles: 500}"},
+      // A router holding a multidestination worm streams it alone (Router::stream_fanout_port) and
+      // skips its step while its fronts wait out a 3-cycle router pipeline.
+      {kDefault, "--set", "schedule={algorithm: dual-path, source: eye, flits: 24, repeat: {count: 2}}", "--set",
+       "network.dims=[8,8]", "--set", "network.vcs=3", "--set", "network.allow_deadlock=true", "--set",
+       "timing.router_delay=3", "--set", "traffic={pattern: uniform, rate: 0.01, flits: [2, 9], cycles: 300}"},
       {kDefault, "--set", "schedule={algorithm: multi-path, source: 9, flits: 16}", "--set", "network.dims=[6,5]",
        "--set", "network.allow_deadlock=true", "--set", "traffic={pattern: uniform, rate: 0.02, flits: 8, cycles: 400}"},
       // multi-path beyond 2-D: one worm per source channel, all-port on a 3-D mesh under load and on a hypercube.
