@@ -386,6 +386,13 @@ void ExpressWorms::drop_finished() {
   }
   worms_.resize(kept);
   done_ = 0;
+  if (kept == 0) {
+    // Nothing in flight (a run's last worm, or a gap between bursts): give a big run's storage back.
+    if (stages_.capacity() > 4096) std::vector<Stage>().swap(stages_);
+    else stages_.clear();
+    if (worms_.capacity() > 4096) std::vector<Worm>().swap(worms_);
+    return;
+  }
   if (stages_.size() < 64 || stages_.size() < 4 * live) return;
   // In place, keeping the storage: worms are in join order, so their stages
   // are in increasing order too, and each moves down, never onto a later one.
