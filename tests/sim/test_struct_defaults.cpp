@@ -12,7 +12,9 @@ namespace wormsim {
 namespace {
 
 Config load_minimal(const std::string& traffic) {
-  const std::string path = ::testing::TempDir() + "struct_defaults.yaml";
+  // One file per test: ctest runs this file's tests as parallel processes.
+  const std::string path = ::testing::TempDir() + "struct_defaults_" +
+                           ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".yaml";
   std::ofstream(path) << "network: {topology: mesh, dims: [4, 4]}\ntraffic: " << traffic << "\n";
   return load_config(path, {});
 }
