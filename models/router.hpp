@@ -246,6 +246,8 @@ class Router {
   [[gnu::noinline]] void charge_fanout_stall(int in_vc, const Flit& head, uint64_t now);
   bool stream_one_port(uint64_t now);
   bool stream_fanout_port(uint64_t now);
+  uint64_t requested_outputs(int ivc) const;
+  void move_granted(int ivc, int ip, uint64_t outs, uint64_t now);
   bool front_ready_by(uint64_t now) const;
   int offer(int ip, uint64_t now);
   // The first VC of input port `ip`, round-robin from rr_[ip], for which `can_move(vc)`; -1 if none.

@@ -115,14 +115,23 @@ int Router::offer_with_fanout(int ip, uint64_t now) {
   if (head_ports_ != 0 || ports == 0 || (ports & (ports - 1)) != 0) return false;
   const int ip = __builtin_ctzll(ports);
   const int ivc = (fanout_ports_ & bit(ip)) ? offer_with_fanout(ip, now) : offer(ip, now);
-  if (ivc < 0) return true;
+  if (ivc >= 0) move_granted(ivc, ip, requested_outputs(ivc), now);
+  return true;
+}
+
+// The output ports the offer of `ivc` requests: all its branches' for a multidestination worm.
+uint64_t Router::requested_outputs(int ivc) const {
+  return is_fanout(ivc) ? fanout_out_ports(ivc) : bit(out_port_of(in_[ivc].out));
+}
+
+// The offer of `ivc` (input port `ip`) was granted every output port in
+// `outs`: the round-robin pointers move past it, and its flit moves.
+void Router::move_granted(int ivc, int ip, uint64_t outs, uint64_t now) {
   const auto after_ip = static_cast<uint8_t>(ip + 1 == in_ports_ ? 0 : ip + 1);
-  const uint64_t outs = is_fanout(ivc) ? fanout_out_ports(ivc) : bit(out_port_of(in_[ivc].out));
   for (uint64_t w = outs; w; w &= w - 1) rr_[in_ports_ + __builtin_ctzll(w)] = after_ip;
   rr_[ip] = next_vc(ip, ivc);
   if (is_fanout(ivc)) move_fanout_flit(ivc, ip, now);
   else move_flit(ivc, ip, now);
-  return true;
 }
 
 // allocate_switch() when some input port holds a multidestination worm: the
@@ -142,7 +151,7 @@ void Router::allocate_switch_with_fanout(uint64_t now) {
     s.offer[ip] = ivc;
     if (ivc < 0) continue;
     won[ip] = 0;
-    wants[ip] = is_fanout(ivc) ? fanout_out_ports(ivc) : bit(out_port_of(in_[ivc].out));
+    wants[ip] = requested_outputs(ivc);
     for (uint64_t w = wants[ip]; w; w &= w - 1) s.requests[__builtin_ctzll(w)] |= bit(ip);
     requested |= wants[ip];
   }
@@ -163,11 +172,7 @@ void Router::allocate_switch_with_fanout(uint64_t now) {
     s.moved_ports |= bit(ip);
     s.moved_vc[ip] = ivc;
     s.moved_msg[ip] = in_[ivc].q.front().msg;
-    for (uint64_t w = wants[ip]; w; w &= w - 1)
-      rr_[in_ports_ + __builtin_ctzll(w)] = static_cast<uint8_t>(ip + 1 == in_ports_ ? 0 : ip + 1);
-    rr_[ip] = next_vc(ip, ivc);
-    if (is_fanout(ivc)) move_fanout_flit(ivc, ip, now);
-    else move_flit(ivc, ip, now);
+    move_granted(ivc, ip, wants[ip], now);
   }
 }
 
