@@ -358,7 +358,7 @@ void ExpressWorms::end_stage(Worm& w, uint32_t k, const Flit& tail, uint64_t now
 }
 
 // A worm is done: the express loop has nothing more to do for it. Its message
-// id may come back (output.messages: schedule recycles records) before the worm
+// id may come back (background records are recycled once delivered) before the worm
 // is dropped, so the id stops naming it now.
 void ExpressWorms::mark_done(Worm& w) {
   if (w.done) return;

@@ -116,6 +116,7 @@ uint32_t Network::add_message(int src, int dst, const Route& route, uint32_t fli
   } else {
     ctx_.msgs.push_back(m);
   }
+  note_added(id);
   return id;
 }
 
@@ -146,6 +147,7 @@ uint32_t Network::add_multicast_message(const MulticastWorm& worm, uint32_t flit
   }
   const auto id = static_cast<uint32_t>(ctx_.msgs.size());
   ctx_.msgs.push_back(m);
+  note_added(id);
   MulticastCopies c;
   c.msg = id;
   c.dsts.assign(worm.dsts.begin(), worm.dsts.end());
@@ -200,9 +202,19 @@ void Network::recycle(uint32_t msg) {
     // First recycling: every slot so far holds exactly its route.
     hop_capacity_.resize(ctx_.msgs.size());
     for (size_t i = 0; i < ctx_.msgs.size(); ++i) hop_capacity_[i] = ctx_.msgs[i].hops;
+    ids_.resize(ctx_.msgs.size());
+    for (size_t i = 0; i < ids_.size(); ++i) ids_[i] = i;
   }
   m.src = -1;
   free_msgs_.push_back(msg);
+}
+
+void Network::note_added(uint32_t msg) {
+  if (!ids_.empty()) {
+    if (msg >= ids_.size()) ids_.resize(msg + 1);
+    ids_[msg] = added_;
+  }
+  ++added_;
 }
 
 void Network::release(uint32_t msg, uint64_t when) {

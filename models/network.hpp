@@ -65,6 +65,11 @@ class Network : public sc_core::sc_module {
   // table holds only the messages under way (sim/message_retirement.hpp).
   // Schedule messages are never recycled: their ids index the schedule.
   void recycle(uint32_t msg);
+  // The id the outputs give the message in slot `msg`: the order in which
+  // messages were added (the slot itself until a slot is recycled).
+  uint64_t message_id(uint32_t msg) const { return ids_.empty() ? msg : ids_[msg]; }
+  // Messages added so far: the id the next one gets.
+  uint64_t messages_added() const { return added_; }
   const RoutingFunction& routing() const { return *routing_; }
   // Hands a message to its sender's interface at cycle `when` (>= the current cycle).
   void release(uint32_t msg, uint64_t when);
@@ -115,6 +120,8 @@ class Network : public sc_core::sc_module {
   bool credits_consistent(uint64_t now) const;
 
  private:
+  // Gives the message just put in slot `msg` the next id.
+  void note_added(uint32_t msg);
   void tick();
   void step_interfaces(uint64_t now);
   void step_routers(uint64_t now);
@@ -147,6 +154,8 @@ class Network : public sc_core::sc_module {
   std::vector<TrafficSource*> sources_;
   std::vector<uint32_t> free_msgs_;      // recycled background slots, reused last-freed first
   std::vector<uint16_t> hop_capacity_;  // per slot, once any slot has been recycled: hops its route storage holds
+  std::vector<uint64_t> ids_;           // per slot, once any slot has been recycled: its message's id
+  uint64_t added_ = 0;                  // messages added so far
   RunStatus status_ = RunStatus::Running;
   uint64_t cycle_ = 0;
   uint64_t cycles_stepped_ = 0;

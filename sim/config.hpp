@@ -83,11 +83,16 @@ struct Config {
   bool host_timing = false;
   std::string trace;  // none | perfetto | vcd (sim/timeline_trace.hpp)
   bool router_stats = false;  // output.router_stats: routers.csv, vcs.csv, hops.csv and summary.json router_stats
-  bool background_rows = true;  // output.messages: all (true) | schedule (false: background records are recycled)
+  bool background_rows = true;  // output.messages: all (true) | schedule (false: the background has no rows)
   // The effective value of every key read, by section, as the reader recorded
   // it; summary.json's config echo is written from it (sim/config_echo.hpp).
   nlohmann::ordered_json values = nlohmann::ordered_json::object();
 };
+
+// Whether delivered background messages give their records back
+// (sim/message_retirement.hpp): always, but for a trace, whose timeline names
+// every message.
+inline bool recycles_background(const Config& c) { return c.has_traffic && c.trace == "none"; }
 
 // Loads and checks a config; `overrides` are "key.path=value" strings.
 // Throws ConfigError with "FILE: key.path: what was expected" on any problem.

@@ -34,9 +34,8 @@ const ParamSection kOutputParams{
      P::choice("messages", {"all", "schedule"})
          .by_default("all")
          .not_echoed()
-         .describe("rows of messages.csv and routes.csv: every message, or the schedule's only (background "
-                   "messages are then summarised and their records recycled once delivered, so memory does "
-                   "not grow with run length; not with a trace)")}};
+         .describe("rows of messages.csv and routes.csv: every message, or the schedule's only (smaller "
+                   "files; summary.json is the same)")}};
 WORMSIM_DECLARE_PARAMS(kOutputParams);
 
 }  // namespace
@@ -49,9 +48,6 @@ void read_output(ConfigSection& s, Config& c) {
   c.trace = s.choice("trace");
   c.router_stats = s.boolean("router_stats");
   c.background_rows = s.choice("messages") == "all";
-  if (!c.background_rows && c.trace != "none")
-    s.fail("messages", "schedule cannot go with a trace (the timeline names every message); use messages: all",
-           s.at("messages"));
 }
 
 }  // namespace wormsim

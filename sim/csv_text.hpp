@@ -92,6 +92,8 @@ class CsvText {
     if (used_ > 0) sink_->write(std::string_view(text_.data(), used_));
     used_ = 0;
   }
+  // Bytes written and not yet sent to the sink.
+  size_t buffered() const { return used_; }
   std::string str() const& { return text_.substr(0, used_); }
   std::string str() && {
     text_.resize(used_);

@@ -1,8 +1,9 @@
-// Keeps a long load run's memory flat (output.messages: schedule): each
-// background message is folded into the run's tallies when its tail is
-// ejected, and its slot in the message table is recycled for a later one
-// (Network::recycle). The figures come out as if every message had stayed in
-// the table; only the per-message files then list the schedule's messages alone.
+// Keeps a long load run's memory flat: once a background message's tail is
+// ejected and its rows are in messages.csv and routes.csv
+// (StreamedMessageRows, which writes them in id order; none with
+// output.messages: schedule), it is folded into the run's tallies and its
+// slot in the message table is recycled for a later one (Network::recycle). The figures and files come out as if every message had
+// stayed in the table.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +14,7 @@
 #include "sim/class_metrics.hpp"
 #include "sim/load_metrics.hpp"
 #include "sim/metrics.hpp"
+#include "sim/streamed_message_rows.hpp"
 
 namespace wormsim {
 
@@ -20,8 +22,10 @@ class MessageRetirement : public TrafficSource {
  public:
   // `window`: the measurement window, if the run has one. `hops`: fold route
   // lengths too (output.router_stats). `classes`: fold per-class figures too
-  // (traffic.classes; 0: not).
-  MessageRetirement(int endpoints, const MeasurementWindow* window, bool hops, size_t classes);
+  // (traffic.classes; 0: not). `rows`: where the retired messages' rows go
+  // (null: they are not listed).
+  MessageRetirement(int endpoints, const MeasurementWindow* window, bool hops, size_t classes,
+                    StreamedMessageRows* rows);
 
   void start(Network&, uint64_t) override {}
   // Runs after every other source has looked at this cycle's deliveries.
@@ -35,7 +39,11 @@ class MessageRetirement : public TrafficSource {
   uint64_t recycled() const { return recycled_; }
 
  private:
+  // Folds the delivered message in slot `id` into the tallies and frees the slot.
+  void retire(Network& net, uint32_t id);
+
   const MeasurementWindow* window_;
+  StreamedMessageRows* rows_;
   MessageTally retired_;
   WindowTally in_window_;
   std::optional<ClassTally> classes_;

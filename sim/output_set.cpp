@@ -159,6 +159,12 @@ void OutputSet::add_streamed(const std::string& name, const std::function<void(C
   files_.push_back(OutputFile{name, file.bytes(), file.crc32()});
 }
 
+void OutputSet::add_written(const std::string& name, StreamedFile& file) {
+  begin();
+  file.commit(path_of(name));
+  files_.push_back(OutputFile{name, file.bytes(), file.crc32()});
+}
+
 void OutputSet::adopt(const std::string& name, const std::string& written_path) {
   begin();
   // CRC'd in chunks: a long run's VCD can be larger than memory.

@@ -17,6 +17,7 @@
 namespace wormsim {
 
 class CsvText;
+class StreamedFile;
 
 // One file of the set, as listed in summary.json "outputs".
 struct OutputFile {
@@ -53,6 +54,8 @@ class OutputSet {
   // The same for a table `fill` writes into a CsvText that sends each full
   // chunk to the file as it goes (sim/streamed_file.hpp): never held whole.
   void add_streamed(const std::string& name, const std::function<void(CsvText&)>& fill);
+  // Commits a file written while the run went (a StreamedFile in the folder) into the set as `name`.
+  void add_written(const std::string& name, StreamedFile& file);
   // Moves a file already written elsewhere in the folder into the set.
   void adopt(const std::string& name, const std::string& written_path);
   const std::vector<OutputFile>& files() const { return files_; }

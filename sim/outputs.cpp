@@ -13,7 +13,9 @@
 #include "sim/class_outputs.hpp"
 #include "sim/config_echo.hpp"
 #include "sim/csv_text.hpp"
+#include "sim/message_rows.hpp"
 #include "sim/output_tables.hpp"
+#include "sim/streamed_message_rows.hpp"
 #include "sim/multicast_outputs.hpp"
 #include "sim/repetition_outputs.hpp"
 #include "sim/warmup_outputs.hpp"
@@ -152,10 +154,10 @@ std::string summary_json(const RunReport& rep) {
                           {"in_port", w.in_port},
                           {"vc", w.vc},
                           {"waits_for_output", w.out_port >= topo.num_ports() ? ojson("ejection") : ojson(w.out_port)},
-                          {"message", w.msg},
+                          {"message", net.message_id(w.msg)},
                           {"message_src", topo.node_name(msg.src)},
                           {"message_dst", topo.node_name(msg.dst)},
-                          {"waits_for_message", w.blocker == kNoMessage ? ojson(nullptr) : ojson(w.blocker)}});
+                          {"waits_for_message", w.blocker == kNoMessage ? ojson(nullptr) : ojson(net.message_id(w.blocker))}});
     }
     j["deadlock"] = cyc;
   }
@@ -185,123 +187,46 @@ std::string summary_json(const RunReport& rep) {
 }
 
 namespace {
-// Quoted names, each built once: a run names the same endpoints and packets in
-// many rows.
-class QuotedNames {
- public:
-  QuotedNames(const Topology& topo, const Schedule& sched)
-      : topo_(topo), sched_(sched), nodes_(static_cast<size_t>(topo.num_endpoints())),
-        packets_(sched.packets.size()) {}
-  const std::string& node(int endpoint) {
-    std::string& q = nodes_[static_cast<size_t>(endpoint)];
-    if (q.empty()) q = csv_quoted(topo_.node_name(endpoint));
-    return q;
-  }
-  const std::string& packet(int pk) {  // pk < 0: no named packet
-    if (pk < 0) return unnamed_;
-    std::string& q = packets_[static_cast<size_t>(pk)];
-    if (q.empty()) q = csv_quoted(sched_.packets[static_cast<size_t>(pk)].name);
-    return q;
-  }
-
- private:
-  const Topology& topo_;
-  const Schedule& sched_;
-  std::vector<std::string> nodes_, packets_;
-  const std::string unnamed_ = csv_quoted("");
-};
-}  // namespace
-
-namespace {
-// output.messages: schedule lists the schedule's messages only.
+// output.messages: schedule lists the schedule's messages only; rows streamed
+// while the run went (StreamedMessageRows) hold the background's.
 bool listed(const RunReport& rep, const MessageRecord& m) {
-  return !m.free() && (m.step >= 0 || rep.config->background_rows);
+  return !m.free() && (m.step >= 0 || (rep.config->background_rows && !rep.streamed_rows));
+}
+
+// The messages.csv rows the message table gives, in id order.
+void write_table_message_rows(CsvText& os, const RunReport& rep) {
+  const Network& net = *rep.network;
+  const SimContext& ctx = net.context();
+  QuotedNames names(net.topology(), *rep.schedule);
+  const auto& offsets = *rep.step_offsets;
+  for (size_t slot = 0; slot < ctx.msgs.size(); ++slot) {
+    const MessageRecord& m = ctx.msgs[slot];
+    if (!listed(rep, m)) continue;
+    // Background messages (step -1) come after the schedule's and carry no named packet.
+    const bool scheduled = m.step >= 0;
+    write_message_row(os, names, ctx, net.message_id(static_cast<uint32_t>(slot)), m,
+                      scheduled ? static_cast<int64_t>(slot - offsets[m.step]) : -1,
+                      scheduled ? (*rep.message_packets)[slot] : -1);
+  }
+}
+
+void write_table_route_rows(CsvText& os, const RunReport& rep) {
+  const Network& net = *rep.network;
+  const SimContext& ctx = net.context();
+  for (size_t slot = 0; slot < ctx.msgs.size(); ++slot)
+    if (listed(rep, ctx.msgs[slot]))
+      write_route_row(os, net.topology(), ctx, static_cast<uint32_t>(slot), net.message_id(static_cast<uint32_t>(slot)));
 }
 }  // namespace
 
 void write_messages_csv(CsvText& os, const RunReport& rep) {
-  const Network& net = *rep.network;
-  const SimContext& ctx = net.context();
-  QuotedNames names(net.topology(), *rep.schedule);
   os << message_columns().csv_header();
-  const auto& offsets = *rep.step_offsets;
-  for (size_t id = 0; id < ctx.msgs.size(); ++id) {
-    const MessageRecord& m = ctx.msgs[id];
-    if (!listed(rep, m)) continue;
-    const MessageView v = view_message(ctx, m);
-    // Background messages (step -1) come after the schedule's and carry no named packet.
-    const bool scheduled = m.step >= 0;
-    const int pk = scheduled ? (*rep.message_packets)[id] : -1;
-    os << id << ',' << m.step << ',';
-    if (scheduled) os << (id - offsets[m.step]);
-    os << ',' << m.src << ',' << m.dst << ',' << names.node(m.src) << ',' << names.node(m.dst) << ','
-       << names.packet(pk) << ',' << m.flits << ',' << m.hops << ',';
-    put_cycle(os, m.release);
-    os << ',';
-    put_cycle(os, m.inject);
-    os << ',';
-    put_cycle(os, m.header_arrival);
-    os << ',';
-    put_cycle(os, m.delivered);
-    os << ',';
-    if (v.delivered) os << v.latency;
-    os << ',' << v.zero_load << ',';
-    if (v.delivered) os << v.blocked;
-    os << ',' << v.port_wait << ',' << m.stall_step << ',' << m.stall_depth << ',' << m.stall_background << ',';
-    if (v.delivered) os << v.other;
-    os << '\n';
-  }
+  write_table_message_rows(os, rep);
 }
-
-// Each message's links (links.csv ids), space-separated: as far as its header
-// got for a message still under way when an adaptive run stopped. Links alone
-// (their routers are in links.csv) keep the file small: a busy run writes one
-// id per flit-free hop, and every byte is checksummed and synced.
-namespace {
-// A multidestination worm's links: its tree, breadth first from the source.
-void write_tree_links(CsvText& os, const Topology& topo, const SimContext& ctx, uint32_t id) {
-  const MessageRecord& m = ctx.msgs[id];
-  const uint32_t entries = ctx.copies_of_msg(id).entries;
-  std::vector<int> router_of(entries, -1);  // per visit (its first entry): the router it is at
-  router_of[0] = topo.endpoint_router(m.src);
-  int visit_router = router_of[0];
-  bool first = true;
-  for (uint32_t e = 0; e < entries; ++e) {
-    if (router_of[e] >= 0) visit_router = router_of[e];
-    const RouteHop& h = ctx.hops[m.route_begin + e];
-    if (h.port == kEjectBranch) continue;
-    const int link = topo.link_id(visit_router, h.port);
-    router_of[ctx.hop_next[m.route_begin + e]] = topo.link_dst(link);
-    if (!first) os << ' ';
-    os << link;
-    first = false;
-  }
-  os << '\n';
-}
-}  // namespace
 
 void write_routes_csv(CsvText& os, const RunReport& rep) {
-  const SimContext& ctx = rep.network->context();
-  const Topology& topo = rep.network->topology();
   os << "id,links\n";
-  for (size_t id = 0; id < ctx.msgs.size(); ++id) {
-    const MessageRecord& m = ctx.msgs[id];
-    if (!listed(rep, m)) continue;
-    const RouteHop* route = ctx.route_of(static_cast<uint32_t>(id));
-    os << id << ',';
-    if (m.multicast) {
-      write_tree_links(os, topo, ctx, static_cast<uint32_t>(id));
-      continue;
-    }
-    int node = topo.endpoint_router(m.src);
-    for (int h = 0; h < m.hops && route[h].port != kChosenInRouter; ++h) {
-      const int link = topo.link_id(node, route[h].port);
-      if (h) os << ' ';
-      os << link;
-      node = topo.link_dst(link);
-    }
-    os << '\n';
-  }
+  write_table_route_rows(os, rep);
 }
 
 // Fixed{0.0}, as links.csv writes an idle link's utilisation.
@@ -368,10 +293,16 @@ std::string csv_quoted(const std::string& s) {
 void write_csv_outputs(OutputSet& set, const RunReport& rep) {
   // Streamed: messages.csv, links.csv and routes.csv of a large run are each
   // hundreds of MB (docs/performance.md, "Memory").
-  set.add_streamed("messages.csv", [&](CsvText& os) { write_messages_csv(os, rep); });
+  if (rep.streamed_rows)
+    rep.streamed_rows->write_messages(set, [&](CsvText& os) { write_table_message_rows(os, rep); });
+  else
+    set.add_streamed("messages.csv", [&](CsvText& os) { write_messages_csv(os, rep); });
   set.add_streamed("links.csv", [&](CsvText& os) { write_links_csv(os, rep); });
   set.add_streamed("steps.csv", [&](CsvText& os) { write_steps_csv(os, rep); });
-  set.add_streamed("routes.csv", [&](CsvText& os) { write_routes_csv(os, rep); });
+  if (rep.streamed_rows)
+    rep.streamed_rows->write_routes(set, [&](CsvText& os) { write_table_route_rows(os, rep); });
+  else
+    set.add_streamed("routes.csv", [&](CsvText& os) { write_routes_csv(os, rep); });
   if (rep.repetitions) set.add("repetitions.csv", repetitions_csv(*rep.repetitions));
   if (!rep.network->context().copies.empty()) set.add("copies.csv", copies_csv(*rep.network));
   if (rep.load && rep.load->adaptive) set.add("warmup.csv", warmup_csv(*rep.load->adaptive));

@@ -20,6 +20,8 @@
 
 namespace wormsim {
 
+class StreamedMessageRows;
+
 struct HostTiming {
   double elaboration_seconds = 0.0;
   double simulation_seconds = 0.0;
@@ -39,6 +41,9 @@ struct RunReport {
   const std::vector<int>* message_packets = nullptr;  // per message id
   const std::vector<uint32_t>* step_offsets = nullptr;
   const std::vector<OutputFile>* outputs = nullptr;  // the rest of the set, for the manifest
+  // The background's rows of messages.csv and routes.csv, written as the run
+  // went (null: every row comes from the message table).
+  StreamedMessageRows* streamed_rows = nullptr;
   RunMetrics metrics;
   // Network::buffers_consistent() once the run ended (a walk over every router: taken once).
   bool buffers_consistent = false;

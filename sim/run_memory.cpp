@@ -16,8 +16,8 @@ constexpr double kFlitSlotBytes = 24.0;    // per buffer slot: a 16-byte flit, c
 constexpr double kMessageBytes = 350.0;    // a message record and its executor state (output rows are streamed)
 constexpr double kHopBytes = 8.0;          // a route hop
 constexpr double kInterfaceBytes = 300.0;  // a further NetworkInterface, on a router with several endpoints
-constexpr double kLiveMessagesPerEndpoint = 64.0;  // background messages under way, with recycling
-constexpr double kRecycleHintBytes = 1024.0 * 1024.0 * 1024.0;  // above this, a refusal says how to recycle
+constexpr double kLiveMessagesPerEndpoint = 128.0;  // background messages under way, and delivered ones waiting for their rows (sim/streamed_message_rows.cpp)
+constexpr double kRecycleHintBytes = 1024.0 * 1024.0 * 1024.0;  // above this, a refusal says why records are kept
 
 }  // namespace
 
@@ -29,10 +29,11 @@ MemoryEstimate run_estimate(const Config& cfg, size_t messages, size_t hops) {
   const double vcs = (nodes * links + endpoints * inj) * cfg.vcs;
   double traffic = 0.0;
   for (const TrafficClass& tc : cfg.classes) traffic += tc.spec.rate * static_cast<double>(cfg.traffic_cycles) * endpoints;
-  // output.messages: schedule recycles delivered background records: the table
-  // holds the messages under way, which a network that is not saturated keeps
-  // to a few per endpoint (and a saturated window stops at its drain cap).
-  if (cfg.has_traffic && !cfg.background_rows) traffic = std::min(traffic, endpoints * kLiveMessagesPerEndpoint);
+  // Delivered background records are recycled (their rows are written as they
+  // go): the table holds the messages under way, which a network that is not
+  // saturated keeps to a few per endpoint (and a saturated window stops at its
+  // drain cap). A trace keeps every record.
+  if (recycles_background(cfg)) traffic = std::min(traffic, endpoints * kLiveMessagesPerEndpoint);
   const auto sched = static_cast<double>(messages);
 
   MemoryEstimate e{"run",
@@ -48,13 +49,13 @@ MemoryEstimate run_estimate(const Config& cfg, size_t messages, size_t hops) {
   if (cfg.has_traffic) {
     // Name the key the user set: the phases' length, or the injection window;
     // with recycling, the size of the network bounds what is under way.
-    if (!cfg.background_rows)
+    if (recycles_background(cfg))
       e.add("network.dims", "the background messages under way", traffic * kMessageBytes);
     else
       e.add(cfg.window.enabled ? "traffic.measure_cycles" : "traffic.cycles",
             "the background traffic's messages" + std::string(traffic * kMessageBytes > kRecycleHintBytes
-                                                                  ? ", kept for messages.csv (output.messages: "
-                                                                    "schedule recycles them)"
+                                                                  ? ", kept for the trace (without output.trace, "
+                                                                    "they are recycled)"
                                                                   : ""),
             traffic * kMessageBytes);
   }

@@ -62,8 +62,9 @@ void StreamedFile::write(std::string_view bytes) {
   }
 }
 
-void StreamedFile::commit() {
+void StreamedFile::commit(const std::string& target) {
   if (fd_ < 0) throw std::logic_error(path_ + ": committed twice or after it failed");
+  if (!target.empty()) path_ = target;
   // In a batch (wormsim batch) one syncfs covers every point's files (defer_syncs).
   if (!syncs_deferred() && ::fsync(fd_) != 0) fail("cannot write", errno);
   const int fd = fd_;
@@ -78,6 +79,29 @@ void StreamedFile::commit() {
     ::unlink(tmp_.c_str());
     throw std::runtime_error(path_ + ": cannot replace: " + std::strerror(err));
   }
+}
+
+void StreamedFile::read_back(const std::function<void(std::string_view)>& take) const {
+  if (fd_ < 0) throw std::logic_error(path_ + ": read back after it was committed or failed");
+  const int in = ::open(tmp_.c_str(), O_RDONLY | O_CLOEXEC);
+  if (in < 0) throw std::runtime_error(tmp_ + ": cannot read: " + std::strerror(errno));
+  std::string chunk(size_t{1} << 20, '\0');
+  uint64_t got_all = 0;
+  for (;;) {
+    const ssize_t n = ::read(in, chunk.data(), chunk.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int err = errno;
+      ::close(in);
+      throw std::runtime_error(tmp_ + ": cannot read: " + std::strerror(err));
+    }
+    if (n == 0) break;
+    got_all += static_cast<uint64_t>(n);
+    take(std::string_view(chunk.data(), static_cast<size_t>(n)));
+  }
+  ::close(in);
+  if (got_all != bytes_) throw std::runtime_error(tmp_ + ": read back " + std::to_string(got_all) + " of " +
+                                                  std::to_string(bytes_) + " bytes written");
 }
 
 }  // namespace wormsim

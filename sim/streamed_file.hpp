@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -35,10 +36,16 @@ class StreamedFile final : public ByteSink {
 
   // Appends; throws std::runtime_error naming the target (the temporary file is removed).
   void write(std::string_view bytes) override;
-  // Syncs, closes and renames over the target. Throws std::runtime_error.
-  void commit();
+  // Syncs, closes and renames over the target (or over `target`, when given).
+  // Throws std::runtime_error.
+  void commit(const std::string& target = "");
+  // Hands what has been written so far, in chunks, to `take` (a file used as
+  // spill space is read back instead of committed). Throws std::runtime_error.
+  void read_back(const std::function<void(std::string_view)>& take) const;
 
   uint64_t bytes() const { return bytes_; }
+  // Where the bytes are until commit().
+  const std::string& temporary_path() const { return tmp_; }
   uint32_t crc32() const { return crc_; }
 
  private:

@@ -60,6 +60,7 @@ struct RunControl {
   long long file_size_limit = -1;  // >= 0: RLIMIT_FSIZE in bytes (a full disk), with SIGXFSZ ignored
   std::string stdout_path;    // non-empty: stdout goes to this file (e.g. /dev/full) instead of being captured
   std::string stdin_path;     // non-empty: stdin comes from this file instead of /dev/null
+  std::vector<std::pair<std::string, std::string>> env;  // set in the child's environment
 };
 
 inline Result run_wormsim_with(const std::vector<std::string>& args, const fs::path& cwd, const RunControl& ctl);
@@ -121,6 +122,7 @@ inline Result run_wormsim_with(const std::vector<std::string>& args, const fs::p
       ::close(fd);
     }
     ::dup2(err_pipe[1], STDERR_FILENO);
+    for (const auto& [name, value] : ctl.env) ::setenv(name.c_str(), value.c_str(), 1);
     if (ctl.file_size_limit >= 0) {
       const rlimit lim{static_cast<rlim_t>(ctl.file_size_limit), static_cast<rlim_t>(ctl.file_size_limit)};
       ::setrlimit(RLIMIT_FSIZE, &lim);

@@ -70,7 +70,7 @@ const std::vector<BadConfig>& cases() {
         "; refusing to start"}},
       {"TrafficTooLong", "traffic_too_long.yaml", {},
        {"error: @: traffic.cycles: this run needs about 5734400.0 GiB (16 routers, 17592186044432 messages; the "
-        "background traffic's messages, kept for messages.csv (output.messages: schedule recycles them): "
+        "background traffic's messages, kept for the trace (without output.trace, they are recycled): "
         "5734400.0 GiB) but ",
         "; refusing to start"}},
       {"UnknownTopology", "unknown_topology.yaml", {},

@@ -1,7 +1,9 @@
-// output.messages: schedule recycles delivered background messages
-// (sim/message_retirement.hpp): the figures must be those of a run that keeps
-// every record, the per-message files the schedule's rows of it, with or
-// without the fast paths; and the memory of a long run must not grow with it.
+// Delivered background messages are recycled (sim/message_retirement.hpp) and
+// their rows streamed to messages.csv and routes.csv as they go
+// (sim/streamed_message_rows.hpp): the figures and the files must be those of
+// a run that keeps every record (a traced one), with or without the fast
+// paths; output.messages: schedule must give the schedule's rows of them; and
+// the memory of a long run must not grow with it.
 #include <fstream>
 #include <map>
 
@@ -63,35 +65,89 @@ TEST(Recycling, GivesTheFiguresOfARunThatKeepsEveryRecord) {
   for (size_t c = 0; c < cases.size(); ++c) {
     SCOPED_TRACE("case " + std::to_string(c));
     std::map<std::string, fs::path> outs;
+    auto run = [&](const std::string& name, const std::vector<std::string>& settings, size_t row_window = 0) {
+      std::vector<std::string> args = {"run"};
+      args.insert(args.end(), cases[c].begin(), cases[c].end());
+      args.insert(args.end(), {"--set", "output.host_timing=false", "--out", (tmp / name).string(), "--quiet",
+                               "--log-level", "info", "--progress", "0"});
+      for (const std::string& s : settings) args.insert(args.end(), {"--set", s});
+      RunControl ctl;
+      ctl.timeout_s = 120;
+      if (row_window) ctl.env.emplace_back("WORMSIM_ROW_WINDOW", std::to_string(row_window));
+      const Result r = run_wormsim_with(args, tmp.path(), ctl);
+      EXPECT_TRUE(r.exited && (r.exit_code == 0)) << r.describe();
+      outs[name] = tmp / name;
+      return r;
+    };
+    // The reference: a trace names every message, so every record is kept to the end.
+    run("kept", {"output.trace=perfetto"});
     for (const char* messages : {"all", "schedule"})
-      for (const char* fast : {"true", "false"}) {
-        const std::string name = "c" + std::to_string(c) + "_" + messages + "_" + fast;
-        std::vector<std::string> args = {"run"};
-        args.insert(args.end(), cases[c].begin(), cases[c].end());
-        args.insert(args.end(), {"--set", "output.host_timing=false", "--set", std::string("run.fast_paths=") + fast,
-                                 "--set", std::string("output.messages=") + messages, "--out",
-                                 (tmp / name).string(), "--quiet"});
-        const Result r = run_wormsim(args, tmp.path(), 120);
-        ASSERT_TRUE(r.exited && (r.exit_code == 0)) << r.describe();
-        outs[std::string(messages) + fast] = tmp / name;
-      }
-    const json kept = summary_without_manifest(outs["alltrue"]);
+      for (const char* fast : {"true", "false"})
+        run(std::string(messages) + fast,
+            {std::string("run.fast_paths=") + fast, std::string("output.messages=") + messages});
+    // A window of a few messages: most rows are passed over and copied into place at the end.
+    const Result late = run("late", {}, 3);
+    EXPECT_CONTAINS(late.err, "messages held the rows of later ones up too long: their rows were merged in at the end");
+    const json kept = summary_without_manifest(outs["kept"]);
     ASSERT_TRUE(kept.contains("background"));
     EXPECT_GT(kept["background"]["delivered"].get<int64_t>(), 100) << "enough messages to recycle";
+    const std::string kept_messages = read_file(outs["kept"] / "messages.csv");
     for (const char* fast : {"true", "false"}) {
+      SCOPED_TRACE(std::string("fast paths ") + fast);
       const fs::path all = outs[std::string("all") + fast], recycled = outs[std::string("schedule") + fast];
-      EXPECT_EQ(summary_without_manifest(recycled), kept) << fast;
-      for (const char* f : {"links.csv", "steps.csv"})
-        EXPECT_EQ(read_file(recycled / f), read_file(all / f)) << f;
-      EXPECT_EQ(read_file(recycled / "messages.csv"), schedule_rows(read_file(all / "messages.csv"), true));
+      EXPECT_EQ(summary_without_manifest(all), kept);
+      EXPECT_EQ(summary_without_manifest(recycled), kept);
+      for (const char* f : {"messages.csv", "routes.csv", "links.csv", "steps.csv"})
+        EXPECT_EQ(read_file(all / f), read_file(outs["kept"] / f)) << f;
+      for (const char* f : {"links.csv", "steps.csv"}) EXPECT_EQ(read_file(recycled / f), read_file(all / f)) << f;
+      EXPECT_EQ(read_file(recycled / "messages.csv"), schedule_rows(kept_messages, true));
     }
     EXPECT_EQ(read_file(outs["scheduletrue"] / "routes.csv"), read_file(outs["schedulefalse"] / "routes.csv"));
+    EXPECT_EQ(summary_without_manifest(outs["late"]), kept);
+    for (const char* f : {"messages.csv", "routes.csv"})
+      EXPECT_EQ(read_file(outs["late"] / f), read_file(outs["kept"] / f)) << "late rows: " << f;
+    for (const auto& e : fs::directory_iterator(outs["late"]))
+      EXPECT_EQ(e.path().filename().string().find("tmp"), std::string::npos) << e.path();
   }
+}
+
+// A deadlock found after many messages were recycled names its worms by the
+// ids of their messages.csv rows, not by the table slots they happen to hold.
+TEST(Recycling, ADeadlockNamesMessagesByTheirRowIds) {
+  TempDir tmp;
+  const fs::path out = tmp / "o";
+  const Result r = run_wormsim({"run", kDefault, "--set", "schedule=null", "--set", "network.topology=torus", "--set",
+                                "network.dims=[8,8]", "--set", "network.vcs=1", "--set", "network.allow_deadlock=true",
+                                "--set", "traffic={pattern: uniform, rate: 0.03, flits: 8, cycles: 5000}", "--out",
+                                out.string(), "--quiet"},
+                               tmp.path(), 120);
+  EXPECT_EXIT_CODE(r, 3);
+  std::ifstream in(out / "summary.json");
+  const json s = json::parse(in);
+  ASSERT_EQ(s.at("status"), "deadlock");
+  const int64_t messages = s.at("background").at("messages").get<int64_t>();
+  EXPECT_GT(s.at("background").at("delivered").get<int64_t>(), 500) << "slots recycled before the deadlock";
+  const std::vector<std::string> rows = lines(read_file(out / "messages.csv"));
+  ASSERT_EQ(static_cast<int64_t>(rows.size()), messages + 1) << "a header and a row per message";
+  for (size_t i = 1; i < rows.size(); ++i) ASSERT_EQ(rows[i].substr(0, rows[i].find(',')), std::to_string(i - 1));
+  ASSERT_GE(s.at("deadlock").size(), 2u);
+  for (const json& w : s.at("deadlock")) {
+    const auto id = w.at("message").get<size_t>();
+    ASSERT_LT(id, rows.size() - 1);
+    const std::string& row = rows[id + 1];
+    // id,step,index,src,dst,"src name","dst name",...: its endpoints, and no delivery.
+    EXPECT_NE(row.find(",\"" + w.at("message_src").get<std::string>() + "\",\"" +
+                       w.at("message_dst").get<std::string>() + "\","),
+              std::string::npos)
+        << row << " for " << w.dump();
+  }
+  EXPECT_CONTAINS(r.err, "[error] deadlock: message " + std::to_string(s.at("deadlock")[0].at("message").get<size_t>()) +
+                             " (");
 }
 
 // The run's memory holds the messages under way, not every message: ten
 // times the cycles (and the messages) leave the peak resident memory nearly
-// where it was, while keeping every record makes it grow with them.
+// where it was, whether the background's rows are written or not.
 TEST(Recycling, MemoryDoesNotGrowWithRunLength) {
   TempDir tmp;
   auto peak = [&](const std::string& name, const std::string& cycles, const std::string& messages) {
@@ -105,28 +161,30 @@ TEST(Recycling, MemoryDoesNotGrowWithRunLength) {
     EXPECT_EQ(j["status"], "completed");
     return std::make_pair(j["host"]["peak_rss_mib"].get<double>(), j["background"]["messages"].get<int64_t>());
   };
-  const auto [short_rss, short_msgs] = peak("short", "20000", "schedule");
-  const auto [long_rss, long_msgs] = peak("long", "200000", "schedule");
-  const auto [kept_rss, kept_msgs] = peak("kept", "200000", "all");
+  const auto [short_rss, short_msgs] = peak("short", "20000", "all");
+  const auto [long_rss, long_msgs] = peak("long", "200000", "all");
+  const auto [unlisted_rss, unlisted_msgs] = peak("unlisted", "200000", "schedule");
   ASSERT_GT(long_msgs, 9 * short_msgs);
-  EXPECT_EQ(kept_msgs, long_msgs);
-  EXPECT_LT(long_rss, short_rss + 4.0) << "MiB: recycled records";
-  EXPECT_GT(kept_rss, long_rss + 20.0) << "MiB: every record kept (about 200k messages)";
+  EXPECT_EQ(unlisted_msgs, long_msgs);
+  EXPECT_EQ(lines(read_file(tmp / "long" / "messages.csv")).size(), static_cast<size_t>(long_msgs) + 1);
+  EXPECT_LT(long_rss, short_rss + 4.0) << "MiB: recycled records, rows streamed (about 200k messages)";
+  EXPECT_LT(unlisted_rss, short_rss + 4.0) << "MiB: recycled records";
 }
 
-TEST(Recycling, RefusesATraceWhichNamesEveryMessage) {
+// A trace keeps every record, and output.messages: schedule still lists the schedule's rows alone.
+TEST(Recycling, ATraceWithTheScheduleRowsOnly) {
   TempDir tmp;
-  const Result r = run_wormsim({"run", kDefault, "--set", "traffic={pattern: uniform, rate: 0.01, cycles: 100}", "--set",
-                                "output.messages=schedule", "--set", "output.trace=perfetto", "--quiet"},
-                               tmp.path());
-  EXPECT_EXIT_CODE(r, 1);
-  EXPECT_NE(r.err.find("output.messages"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("trace"), std::string::npos) << r.err;
-  const Result flag = run_wormsim({"run", kDefault, "--set", "traffic={pattern: uniform, rate: 0.01, cycles: 100}",
-                                   "--set", "output.messages=schedule", "--trace", "vcd", "--quiet"},
-                                  tmp.path());
-  EXPECT_EXIT_CODE(flag, 1);
-  EXPECT_NE(flag.err.find("output.messages: schedule cannot go with --trace"), std::string::npos) << flag.err;
+  for (const char* messages : {"all", "schedule"}) {
+    const Result r = run_wormsim({"run", kDefault, "--set", "traffic={pattern: uniform, rate: 0.01, cycles: 300}",
+                                  "--set", std::string("output.messages=") + messages, "--trace", "perfetto", "--out",
+                                  (tmp / messages).string(), "--quiet"},
+                                 tmp.path());
+    EXPECT_EXIT_CODE(r, 0);
+  }
+  EXPECT_TRUE(fs::is_regular_file(tmp / "schedule" / "trace.json"));
+  EXPECT_EQ(read_file(tmp / "schedule" / "messages.csv"), schedule_rows(read_file(tmp / "all" / "messages.csv"), true));
+  const std::string all = read_file(tmp / "all" / "messages.csv");
+  EXPECT_GT(lines(all).size(), lines(read_file(tmp / "schedule" / "messages.csv")).size() + 10) << "background rows";
   const Result bad = run_wormsim({"run", kDefault, "--set", "output.messages=some", "--quiet"}, tmp.path());
   EXPECT_EXIT_CODE(bad, 1);
   EXPECT_NE(bad.err.find("output.messages"), std::string::npos) << bad.err;

@@ -1,0 +1,41 @@
+// One row of messages.csv and of routes.csv (docs/metrics.md), written by the
+// tables at the end of a run and by the rows streamed while it runs
+// (sim/streamed_message_rows.hpp), so both give the same bytes.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/sim_context.hpp"
+#include "models/topology.hpp"
+#include "schedules/schedule.hpp"
+#include "sim/csv_text.hpp"
+
+namespace wormsim {
+
+// Quoted names, each built once: a run names the same endpoints and packets in
+// many rows.
+class QuotedNames {
+ public:
+  QuotedNames(const Topology& topo, const Schedule& sched);
+  const std::string& node(int endpoint);
+  const std::string& packet(int pk);  // pk < 0: no named packet
+
+ private:
+  const Topology& topo_;
+  const Schedule& sched_;
+  std::vector<std::string> nodes_, packets_;
+  const std::string unnamed_;
+};
+
+// The messages.csv row of the message in table slot `m` (a reference into
+// ctx.msgs), whose id is `id`: `index` is its index within its step (< 0: a
+// background message, which has none) and `packet` its named packet (< 0: none).
+void write_message_row(CsvText& os, QuotedNames& names, const SimContext& ctx, uint64_t id, const MessageRecord& m,
+                       int64_t index, int packet);
+
+// The routes.csv row of the message in table slot `slot`, whose id is `id`.
+void write_route_row(CsvText& os, const Topology& topo, const SimContext& ctx, uint32_t slot, uint64_t id);
+
+}  // namespace wormsim
