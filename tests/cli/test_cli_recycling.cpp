@@ -21,6 +21,8 @@ namespace {
 const std::string kDefault = default_config().string();
 const std::string kLoad = (source_dir() / "configs" / "load_8x8_uniform.yaml").string();
 const std::string kCmesh = (source_dir() / "configs" / "cmesh.yaml").string();
+const std::string kStudy = (source_dir() / "configs" / "studies" / "bcast_under_load_8x8.yaml").string();
+const std::string kClasses = (source_dir() / "configs" / "load_8x8_two_classes.yaml").string();
 
 json summary_without_manifest(const fs::path& out) {
   std::ifstream in(out / "summary.json");
@@ -36,7 +38,7 @@ std::string schedule_rows(const std::string& csv, bool by_step) {
   for (size_t i = 0; i < rows.size(); ++i) {
     const std::string& row = rows[i];
     const auto comma = row.find(',');
-    const bool background = by_step && row.compare(comma + 1, 3, "-1,") == 0;
+    const bool background = by_step && row.compare(comma + 1, 1, "-") == 0;  // step -1, or -1 - i for class i
     if (i == 0 || !background) out += row + "\n";
   }
   return out;
@@ -60,6 +62,10 @@ TEST(Recycling, GivesTheFiguresOfARunThatKeepsEveryRecord) {
       // ... adaptive routes (chosen in the router, written into recycled route storage) and mixed lengths.
       {kDefault, "--set", "schedule=null", "--set", "network.dims=[6,6]", "--set", "network.routing=west-first",
        "--set", "traffic={pattern: uniform, rate: 0.05, flits: [2, 9, 17], cycles: 800}"},
+      // A broadcast repeated twelve times in a measured load (schedule rows of every repetition before the
+      // background's), and two traffic classes.
+      {kStudy},
+      {kClasses, "--set", "traffic.measure_cycles=1500"},
   };
   TempDir tmp;
   for (size_t c = 0; c < cases.size(); ++c) {
@@ -172,6 +178,36 @@ TEST(Recycling, MemoryDoesNotGrowWithRunLength) {
 }
 
 // A trace keeps every record, and output.messages: schedule still lists the schedule's rows alone.
+// Interrupted, a run writes the rows of every message it created, delivered or not, in id order.
+TEST(Recycling, AnInterruptedRunListsEveryMessage) {
+  TempDir tmp;
+  const fs::path out = tmp / "o";
+  const Result r = run_wormsim({"run", kDefault, "--set", "schedule=null", "--set", "network.dims=[16,16]", "--set",
+                                "traffic={pattern: uniform, rate: 0.01, flits: 8, cycles: 100000000}", "--out",
+                                out.string(), "--quiet"},
+                               tmp.path(), 120, 700);
+  EXPECT_EXIT_CODE(r, 3);
+  std::ifstream in(out / "summary.json");
+  const json s = json::parse(in);
+  ASSERT_EQ(s.at("status"), "interrupted");
+  const int64_t messages = s.at("background").at("messages").get<int64_t>();
+  EXPECT_GT(s.at("background").at("delivered").get<int64_t>(), 1000);
+  EXPECT_LT(s.at("background").at("delivered").get<int64_t>(), messages) << "some under way when it stopped";
+  const std::vector<std::string> rows = lines(read_file(out / "messages.csv"));
+  ASSERT_EQ(static_cast<int64_t>(rows.size()), messages + 1);
+  int64_t undelivered = 0;
+  for (size_t i = 1; i < rows.size(); ++i) {
+    ASSERT_EQ(rows[i].substr(0, rows[i].find(',')), std::to_string(i - 1));
+    // `delivered`, empty for a message still under way, has 8 columns after it (counted from the end:
+    // the quoted names before it hold commas).
+    size_t at = rows[i].size();
+    for (int column = 0; column < 8; ++column) at = rows[i].rfind(',', at - 1);
+    undelivered += rows[i][at - 1] == ',';
+  }
+  EXPECT_EQ(undelivered, messages - s.at("background").at("delivered").get<int64_t>());
+  EXPECT_EQ(lines(read_file(out / "routes.csv")).size(), rows.size());
+}
+
 TEST(Recycling, ATraceWithTheScheduleRowsOnly) {
   TempDir tmp;
   for (const char* messages : {"all", "schedule"}) {
