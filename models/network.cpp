@@ -456,7 +456,9 @@ bool Network::find_wait_cycle(uint64_t now) {
       waits.emplace(w.msg, WaitEdge{r->node(), w.in_port, w.vc, w.msg, w.blocker, w.out_port});
       order.push_back(w.msg);
     }
-  std::sort(order.begin(), order.end());
+  // By id, not slot: a recycled slot says nothing of its message's age, and
+  // the cycle found must not depend on which records were recycled.
+  std::sort(order.begin(), order.end(), [this](uint32_t a, uint32_t b) { return message_id(a) < message_id(b); });
   for (uint32_t start : order) {
     std::vector<uint32_t> path;
     std::unordered_map<uint32_t, size_t> pos;

@@ -73,6 +73,11 @@ void StreamedMessageRows::open(Rows& rows, OutputSet& set, const std::string& na
   // Small chunks: each file keeps one in memory while the network is simulated.
   rows.text = std::make_unique<CsvText>(*rows.file, kChunkBytes);
   if (rows.with_header) *rows.text << header;
+  // Opened even if no row is ever late, so that a stale one of a killed run
+  // with this pid is truncated and removed (the folder's cleaning keeps this
+  // pid's temporaries).
+  rows.late_file = std::make_unique<StreamedFile>(set.path_of("late-" + name));
+  rows.late_text = std::make_unique<CsvText>(*rows.late_file, kChunkBytes);
 }
 
 void StreamedMessageRows::place(uint32_t slot) {
@@ -101,14 +106,6 @@ void StreamedMessageRows::write_ready(bool bounded) {
   }
 }
 
-CsvText& StreamedMessageRows::late_text(Rows& rows) {
-  if (!rows.late_file) {
-    rows.late_file = std::make_unique<StreamedFile>(set_.path_of("late-" + rows.name));
-    rows.late_text = std::make_unique<CsvText>(*rows.late_file, kChunkBytes);
-  }
-  return *rows.late_text;
-}
-
 void StreamedMessageRows::write_late(uint32_t slot, uint64_t id) {
   const auto place = passed_.find(id);
   if (place == passed_.end())
@@ -118,13 +115,11 @@ void StreamedMessageRows::write_late(uint32_t slot, uint64_t id) {
     const uint64_t to = end_of(*rows.late_file, *rows.late_text);
     rows.late.push_back(LateRow{at, id, from, static_cast<uint32_t>(to - from)});
   };
-  CsvText& message = late_text(messages_);
-  uint64_t from = end_of(*messages_.late_file, message);
-  write_message_row(message, names_, ctx, id, ctx.msgs[slot], -1, -1);
+  uint64_t from = end_of(*messages_.late_file, *messages_.late_text);
+  write_message_row(*messages_.late_text, names_, ctx, id, ctx.msgs[slot], -1, -1);
   note(messages_, place->second.first, from);
-  CsvText& route = late_text(routes_);
-  from = end_of(*routes_.late_file, route);
-  write_route_row(route, net_.topology(), ctx, slot, id);
+  from = end_of(*routes_.late_file, *routes_.late_text);
+  write_route_row(*routes_.late_text, net_.topology(), ctx, slot, id);
   note(routes_, place->second.second, from);
   passed_.erase(place);
 }
@@ -187,13 +182,15 @@ void StreamedMessageRows::throw_if_failed() const {
 void StreamedMessageRows::commit(Rows& rows, OutputSet& set, const std::function<void(CsvText&)>& schedule_rows) {
   throw_if_failed();
   rows.text->flush();
-  if (rows.late_text) rows.late_text->flush();
+  rows.late_text->flush();
   if (rows.with_header && rows.late.empty()) {
     set.add_written(rows.name, *rows.file);
+    rows.late_text.reset();
+    rows.late_file.reset();  // removes the (empty) file of late rows
     return;
   }
   std::unique_ptr<LateReader> late;
-  if (rows.late_file) late = std::make_unique<LateReader>(rows.late_file->temporary_path());
+  if (!rows.late.empty()) late = std::make_unique<LateReader>(rows.late_file->temporary_path());
   set.add_streamed(rows.name, [&](CsvText& os) {
     if (!rows.with_header) {
       os << rows.header;

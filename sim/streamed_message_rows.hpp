@@ -86,8 +86,6 @@ class StreamedMessageRows {
   void write_ready(bool bounded);
   // Writes the rows of a message passed over.
   void write_late(uint32_t slot, uint64_t id);
-  // Opens the file of late rows (on the first one); returns where the next row goes in it.
-  CsvText& late_text(Rows& rows);
   void commit(Rows& rows, OutputSet& set, const std::function<void(CsvText&)>& schedule_rows);
 
   OutputSet& set_;
@@ -99,7 +97,8 @@ class StreamedMessageRows {
   uint64_t next_;                  // the id whose rows go out next
   std::deque<uint32_t> waiting_;   // ids next_, next_ + 1, ...: their slots (kUnder until delivered)
   // Messages passed over and still under way: where their rows belong in
-  // messages_' and routes_' spill files.
+  // messages_' and routes_' spill files. (Once written, a late row costs
+  // Rows::late an entry per file until the end: 64 bytes a message.)
   std::unordered_map<uint64_t, std::pair<uint64_t, uint64_t>> passed_;
   std::vector<uint32_t> written_;  // delivered()'s answer
   std::string error_;              // the first write error
