@@ -50,7 +50,7 @@ void StreamedFile::fail(const std::string& what, int err) {
 
 void StreamedFile::write(std::string_view bytes) {
   if (fd_ < 0) throw std::logic_error(path_ + ": written after it was committed or failed");
-  crc_ = crc32_update(crc_, bytes);
+  if (checksummed_) crc_ = crc32_update(crc_, bytes);
   bytes_ += bytes.size();
   for (size_t done = 0; done < bytes.size();) {
     const ssize_t n = ::write(fd_, bytes.data() + done, bytes.size() - done);
@@ -64,6 +64,7 @@ void StreamedFile::write(std::string_view bytes) {
 
 void StreamedFile::commit(const std::string& target) {
   if (fd_ < 0) throw std::logic_error(path_ + ": committed twice or after it failed");
+  if (!checksummed_) throw std::logic_error(path_ + ": committed without its CRC-32");
   if (!target.empty()) path_ = target;
   // In a batch (wormsim batch) one syncfs covers every point's files (defer_syncs).
   if (!syncs_deferred() && ::fsync(fd_) != 0) fail("cannot write", errno);
@@ -102,6 +103,13 @@ void StreamedFile::read_back(const std::function<void(std::string_view)>& take) 
   ::close(in);
   if (got_all != bytes_) throw std::runtime_error(tmp_ + ": read back " + std::to_string(got_all) + " of " +
                                                   std::to_string(bytes_) + " bytes written");
+}
+
+void StreamedFile::checksum_written() {
+  uint32_t crc = 0;
+  read_back([&crc](std::string_view bytes) { crc = crc32_update(crc, bytes); });
+  crc_ = crc;
+  checksummed_ = true;
 }
 
 }  // namespace wormsim

@@ -43,6 +43,14 @@ class StreamedFile final : public ByteSink {
   // spill space is read back instead of committed). Throws std::runtime_error.
   void read_back(const std::function<void(std::string_view)>& take) const;
 
+  // Written without a CRC-32: a spill file that is read back, never
+  // committed, needs none, and one that may be needs it only then
+  // (checksum_written).
+  void without_checksum() { checksummed_ = false; }
+  // Computes the CRC-32 of what was written, reading it back, so that it can
+  // be committed. Throws std::runtime_error.
+  void checksum_written();
+
   uint64_t bytes() const { return bytes_; }
   // Where the bytes are until commit().
   const std::string& temporary_path() const { return tmp_; }
@@ -55,6 +63,7 @@ class StreamedFile final : public ByteSink {
   int fd_ = -1;
   uint64_t bytes_ = 0;
   uint32_t crc_ = 0;
+  bool checksummed_ = true;
 };
 
 }  // namespace wormsim

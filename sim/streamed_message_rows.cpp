@@ -70,6 +70,9 @@ void StreamedMessageRows::open(Rows& rows, OutputSet& set, const std::string& na
   rows.header = header;
   rows.with_header = first_ == 0;
   rows.file = std::make_unique<StreamedFile>(set.path_of("background-" + name));
+  // Its CRC-32 only if it is renamed into place (commit): most often it is
+  // read back, and the simulation need not pay for a pass over every byte.
+  rows.file->without_checksum();
   // Small chunks: each file keeps one in memory while the network is simulated.
   rows.text = std::make_unique<CsvText>(*rows.file, kChunkBytes);
   if (rows.with_header) *rows.text << header;
@@ -77,6 +80,7 @@ void StreamedMessageRows::open(Rows& rows, OutputSet& set, const std::string& na
   // with this pid is truncated and removed (the folder's cleaning keeps this
   // pid's temporaries).
   rows.late_file = std::make_unique<StreamedFile>(set.path_of("late-" + name));
+  rows.late_file->without_checksum();
   rows.late_text = std::make_unique<CsvText>(*rows.late_file, kChunkBytes);
 }
 
@@ -184,6 +188,7 @@ void StreamedMessageRows::commit(Rows& rows, OutputSet& set, const std::function
   rows.text->flush();
   rows.late_text->flush();
   if (rows.with_header && rows.late.empty()) {
+    rows.file->checksum_written();
     set.add_written(rows.name, *rows.file);
     rows.late_text.reset();
     rows.late_file.reset();  // removes the (empty) file of late rows
