@@ -110,6 +110,12 @@ TEST(Recycling, GivesTheFiguresOfARunThatKeepsEveryRecord) {
     }
     EXPECT_EQ(read_file(outs["scheduletrue"] / "routes.csv"), read_file(outs["schedulefalse"] / "routes.csv"));
     EXPECT_EQ(summary_without_manifest(outs["late"]), kept);
+    // The manifest's sizes and CRC-32s, whichever way the files were made (renamed spill, copied with late rows).
+    const json kept_files = json::parse(read_file(outs["kept"] / "summary.json")).at("outputs");
+    for (const char* run : {"late", "alltrue"})
+      for (const char* f : {"messages.csv", "routes.csv"})
+        EXPECT_EQ(json::parse(read_file(outs[run] / "summary.json")).at("outputs").at(f), kept_files.at(f))
+            << run << " " << f;
     for (const char* f : {"messages.csv", "routes.csv"})
       EXPECT_EQ(read_file(outs["late"] / f), read_file(outs["kept"] / f)) << "late rows: " << f;
     for (const auto& e : fs::directory_iterator(outs["late"]))
