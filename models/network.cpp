@@ -55,6 +55,7 @@ Network::Network(sc_core::sc_module_name name, const Topology& topo, const Netwo
   ctx_.express_loop = &express_;
   ctx_.dateline_classes = topo.dateline_classes() && params.vcs >= 2;
   ctx_.link_busy.assign(topo.num_links(), 0);
+  cycles_per_activation_ = params.fast_paths ? kCyclesPerActivation : 1;
 
   // A router per router of the topology, an interface per endpoint; each router
   // gets the injection and ejection channels of its endpoints.
@@ -327,7 +328,24 @@ uint64_t Network::next_interface_wake() const {
   return next;
 }
 
+// One activation of the network's SC_METHOD steps up to cycles_per_activation_
+// cycles back to back (idle stretches skipped as ever), then asks SystemC to
+// come back at the cycle after them: SystemC's time catches up with the
+// network's at the end of each batch, which no part of a run observes, and a
+// cycle no longer costs a trip through the kernel's scheduler
+// (docs/timing-model.md, "SystemC time"). A VCD trace samples its signals at
+// every time step, so a traced run, like one without fast paths, activates
+// once per cycle.
 void Network::tick() {
+  const uint64_t from = cycle_;
+  for (uint32_t k = 1; step_cycle(); ++k)
+    if (k == cycles_per_activation_) {
+      next_trigger(sc_core::sc_time(static_cast<double>(cycle_ - from), sc_core::SC_NS));
+      return;
+    }
+}
+
+bool Network::step_cycle() {
   const uint64_t now = cycle_;
   if (!started_) {
     started_ = true;
@@ -336,7 +354,7 @@ void Network::tick() {
   if (g_stop_requested) {
     status_ = RunStatus::Interrupted;
     if (now > 0) express_.sync(now - 1);  // the outputs show the end of the last simulated cycle
-    return;
+    return false;
   }
   ++cycles_stepped_;
   step_routers(now);
@@ -352,7 +370,7 @@ void Network::tick() {
     if (src->saturated()) {
       express_.sync(now);
       status_ = RunStatus::Saturated;
-      return;
+      return false;
     }
   if (!traced_buffered_.empty()) update_traced_buffers();
 
@@ -373,14 +391,14 @@ void Network::tick() {
     const uint64_t event = next_timed_event(now);
     if (event == kNever) {
       stop_stuck(now);
-      return;
+      return false;
     }
     last_progress_ = event;
   }
   if (in_flight && !params_.watchdog_cycles && !moved && now >= next_freeze_check_) {
     if (next_timed_event(now) == kNever) {
       skip_frozen(now);
-      return;
+      return false;
     }
     next_freeze_check_ = now + (now - last_progress_);
   }
@@ -392,16 +410,16 @@ void Network::tick() {
   }
   if (next == kNever) {
     status_ = finished ? RunStatus::Completed : RunStatus::Stalled;
-    return;
+    return false;
   }
   if (params_.max_cycles && next >= params_.max_cycles) {
     express_.sync(now);
     status_ = RunStatus::CycleLimit;
     cycle_ = params_.max_cycles;
-    return;
+    return false;
   }
   cycle_ = next;
-  next_trigger(sc_core::sc_time(static_cast<double>(next - now), sc_core::SC_NS));
+  return true;
 }
 
 // Nothing moved in cycle `now` (no flit, so no credit was freed either). If
@@ -484,6 +502,7 @@ void Network::trace_signals(sc_core::sc_trace_file* tf) {
     sc_core::sc_trace(tf, ctx_.link_busy[l], name);
   }
   express_.allow_freezing(false);  // traced values must be right in every cycle
+  cycles_per_activation_ = 1;       // and sampled at each one
   traced_buffered_.assign(routers_.size(), 0);
   for (size_t i = 0; i < routers_.size(); ++i)
     sc_core::sc_trace(tf, traced_buffered_[i], "router_" + std::to_string(routers_[i]->node()) + "_buffered_flits");

@@ -123,6 +123,8 @@ class Network : public sc_core::sc_module {
   // Gives the message just put in slot `msg` the next id.
   void note_added(uint32_t msg);
   void tick();
+  // Steps cycle cycle_: true when the run goes on (cycle_ is then the next cycle to step), false when it has ended.
+  bool step_cycle();
   void step_interfaces(uint64_t now);
   void step_routers(uint64_t now);
   void add_woken_routers();
@@ -159,6 +161,8 @@ class Network : public sc_core::sc_module {
   RunStatus status_ = RunStatus::Running;
   uint64_t cycle_ = 0;
   uint64_t cycles_stepped_ = 0;
+  static constexpr uint32_t kCyclesPerActivation = 4096;
+  uint32_t cycles_per_activation_ = 1;  // cycles one activation of tick() steps (see tick)
   uint64_t last_progress_ = 0;
   uint64_t moved_at_last_check_ = 0;
   uint64_t next_freeze_check_ = 0;  // watchdog off: when next to look whether nothing can ever move again

@@ -28,7 +28,7 @@ const ParamSection kRunParams{
      P::boolean("fast_paths")
          .by_default(true)
          .not_echoed()
-         .describe("false steps every router through the full pipeline and every flit by its router (same outputs, slower)")}};
+         .describe("false steps every router through the full pipeline, every flit by its router, and one cycle per SystemC activation (same outputs, slower)")}};
 WORMSIM_DECLARE_PARAMS(kRunParams);
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <stdexcept>
 
 #include <zlib.h>
@@ -86,10 +87,12 @@ void StreamedFile::read_back(const std::function<void(std::string_view)>& take) 
   if (fd_ < 0) throw std::logic_error(path_ + ": read back after it was committed or failed");
   const int in = ::open(tmp_.c_str(), O_RDONLY | O_CLOEXEC);
   if (in < 0) throw std::runtime_error(tmp_ + ": cannot read: " + std::strerror(errno));
-  std::string chunk(size_t{1} << 20, '\0');
+  // Small, and not zeroed: a fresh megabyte would cost a page fault per 4 KiB (docs/performance.md, "Start-up").
+  constexpr size_t kChunk = size_t{64} << 10;
+  const std::unique_ptr<char[]> chunk(new char[kChunk]);
   uint64_t got_all = 0;
   for (;;) {
-    const ssize_t n = ::read(in, chunk.data(), chunk.size());
+    const ssize_t n = ::read(in, chunk.get(), kChunk);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
       const int err = errno;
@@ -98,7 +101,7 @@ void StreamedFile::read_back(const std::function<void(std::string_view)>& take) 
     }
     if (n == 0) break;
     got_all += static_cast<uint64_t>(n);
-    take(std::string_view(chunk.data(), static_cast<size_t>(n)));
+    take(std::string_view(chunk.get(), static_cast<size_t>(n)));
   }
   ::close(in);
   if (got_all != bytes_) throw std::runtime_error(tmp_ + ": read back " + std::to_string(got_all) + " of " +

@@ -576,6 +576,14 @@ TEST(CliRun, FastPathsChangeNothing) {
        "hotspot: {nodes: [27], fraction: 0.4}, rate: 0.01, flits: [4, 12]}, {pattern: uniform, rate: 0.01, "
        "injection: periodic}]}",
        "--set", "schedule={algorithm: eye, source: eye, mode: eager, flits: 8, repeat: {count: 3, gap_cycles: 40}}"},
+      // Several activations of the network's SystemC process (4,096 cycles each with fast paths,
+      // one cycle each without): sparse load with idle stretches that jump across an activation's
+      // end, and a repeated broadcast whose repetitions start in later activations (a cycle limit
+      // inside one: FastPathsChangeNothingAtACycleLimit).
+      {(source_dir() / "configs" / "bench" / "b1_uniform_16x16.yaml").string(), "--set",
+       "traffic={pattern: uniform, rate: 0.0004, flits: 16, cycles: 13000}", "--set", "network.dims=[6,6]"},
+      {kDefault, "--set", "schedule={algorithm: eye, source: eye, mode: eager, flits: 30, repeat: {count: 3, "
+       "start_cycle: 4090, period_cycles: 4097}}"},
   };
   TempDir tmp;
   for (size_t c = 0; c < cases.size(); ++c) {
@@ -688,6 +696,26 @@ TEST(CliRun, FastPathsChangeNothingAtACycleLimit) {
     }
     EXPECT_EQ(out[0], out[1]);
   }
+  // A limit in the third activation of the network's process (4,096 cycles each with fast paths):
+  // the same cycle, the same outputs as one activation per cycle.
+  std::string out[2];
+  for (int fast = 0; fast < 2; ++fast) {
+    const fs::path dir = tmp / ("load_" + std::to_string(fast));
+    const Result r = run_wormsim(
+        {"run", (source_dir() / "configs" / "bench" / "b1_uniform_16x16.yaml").string(), "--set",
+         "traffic={pattern: uniform, rate: 0.01, flits: 8, cycles: 20000}", "--set", "network.dims=[4,4]", "--set",
+         "run.max_cycles=9000", "--set", std::string("run.fast_paths=") + (fast ? "true" : "false"), "--out",
+         dir.string(), "--quiet"},
+        tmp.path());
+    ASSERT_TRUE(r.exited) << r.describe();
+    EXPECT_EQ(r.exit_code, 3) << r.describe();
+    json s = load_json(dir / "summary.json");
+    EXPECT_EQ(s.at("status"), "cycle_limit");
+    EXPECT_EQ(s.at("metrics").at("span_cycles"), 9000);
+    s.erase("host");
+    out[fast] = s.dump() + read_file(dir / "messages.csv") + read_file(dir / "links.csv") + read_file(dir / "steps.csv");
+  }
+  EXPECT_EQ(out[0], out[1]);
 }
 
 // The express loop takes a worm's body as soon as its header has left the
