@@ -8,6 +8,7 @@
 #include "models/express_worms.hpp"
 #include "models/flit_transfer.hpp"
 #include "models/network_interface.hpp"
+#include "models/router_move.hpp"
 
 namespace wormsim {
 
@@ -28,6 +29,7 @@ Router::Router(int node, int link_ports, const RouterEndpoints& endpoints, SimCo
       in_ports_(link_ports + endpoints.count * endpoints.inj_channels),
       vc_div_(ctx->vcs),
       stream_(ctx->fast_paths),
+      one_vc_(ctx->fast_paths && ctx->vcs == 1),
       scratch_(&ctx->scratch),
       node_(node),
       inj_channels_(endpoints.count * endpoints.inj_channels),
@@ -100,6 +102,8 @@ void Router::connect_output(int port, Router* downstream, int downstream_port, i
 // True when a VC of a port the router looks at holds a front flit ready by
 // cycle `now`. Without one, every phase of the step would pass over every VC:
 // what a head waits out in the router's pipeline (router_delay > 1) costs no step.
+// (Taking such a router out of the active set until its first front is ready
+// cost more than these steps: docs/performance.md.)
 [[gnu::always_inline]] inline bool Router::front_ready_by(uint64_t now) const {
   for (uint64_t ports = occupied_ports_ | head_ports_; ports; ports &= ports - 1) {
     const int ip = __builtin_ctzll(ports);
@@ -118,6 +122,7 @@ void Router::step(uint64_t now) {
   if (stream_ && (stream_one_port(now) || !front_ready_by(now))) return;
   // stream_ is off while a multidestination worm is here; it has its own shortcut.
   if (fanout_ports_ && ctx_->fast_paths && (stream_fanout_port(now) || !front_ready_by(now))) return;
+  if (one_vc_ && !fanout_ports_) return step_one_vc(now);
   allocate_vcs(now);
   // A multidestination head met in allocate_vcs clears stream_ before its first switch allocation.
   if (stream_ || !fanout_ports_) allocate_switch(now);
@@ -330,29 +335,6 @@ void Router::allocate_switch(uint64_t now) {
   }
 }
 
-// Moves the front flit of input VC `in_vc` (on port `in_port`) through the
-// switch: onto its link, into the downstream buffer, or out of the network.
-void Router::move_flit(int in_vc, int in_port, uint64_t now) {
-  InputVC& iv = in_[in_vc];
-  const FlitTransfer move(ctx_->timing, now);
-  const Flit f = move.take(iv.q);
-  after_pop(in_vc, in_port, f);
-  ++ctx_->flits_moved;
-  if (ctx_->vc_counters) count_departure(in_vc, in_port, f, now);
-  OutputVC& ov = out_[iv.out];
-  if (ov.down) {
-    ++ctx_->link_busy[ov.link];
-    ov.dst->accept(ov.dst_port, *ov.down, move.across_link(f));
-  } else {
-    ++ctx_->flits_ejected;
-    ctx_->count_ejected(f.msg, 1);
-    if (f.head | f.tail) eject(f, now);
-  }
-  if (f.tail) release_output(in_vc, f, now);
-  else if (f.head && ctx_->express && ExpressWorms::worth_joining(*ctx_, ctx_->msgs[f.msg].flits))
-    header_left(in_vc, in_port, f.msg);
-}
-
 // The rest of this worm in this VC is the express loop's from the next cycle.
 void Router::header_left(int in_vc, int in_port, uint32_t msg) {
   ctx_->headers_left.push_back(
@@ -376,17 +358,6 @@ void Router::release_output(int in_vc, const Flit& tail, uint64_t now) {
   iv.out = -1;
   iv.want_first = iv.want_last = kNotLookedUp;  // the next head looks its candidates up again
   charge_head_behind(iv, tail, now);
-}
-
-// Keeps the port masks right after a flit left input VC `in_vc` (on port `ip`).
-void Router::after_pop(int in_vc, int ip, const Flit& popped) {
-  const FlitQueue& q = in_[in_vc].q;
-  if (q.empty() && !port_has_flits(ip)) occupied_ports_ &= ~bit(ip);
-  // The front changed: the port's head mask changes only if a head left or became the front.
-  if (popped.head || (!q.empty() && q.front().head)) {
-    if (port_has_head(ip)) head_ports_ |= bit(ip);
-    else head_ports_ &= ~bit(ip);
-  }
 }
 
 bool Router::port_has_flits(int ip) const {

@@ -88,6 +88,7 @@ class Router {
   // Cleared by the network when it drops the router from the active list.
   void set_active(bool a) { active_ = a; }
 
+
   // --- Express worms (models/express_worms.hpp) ---------------------------
   // Once a worm's header has left an input VC, the worm holds that VC's output
   // until its tail has passed; while nothing else competes for the input port
@@ -210,6 +211,10 @@ class Router {
   int mod_vcs(int x) const { return vc_div_.mod(x); }
 
   void allocate_vcs(uint64_t now);
+  // One VC per port, with run.fast_paths (models/router_one_vc.cpp): the same step, read from the port masks.
+  void step_one_vc(uint64_t now);
+  void allocate_vcs_one_vc(uint64_t now);
+  void charge_stalls_one_vc(uint64_t now, uint64_t moved_ports);
   bool try_allocate(int in_vc, const Flit& head, uint64_t now);
   Candidates candidates(int in_vc, const Flit& head) const;
   [[gnu::noinline]] bool allocate_adaptive(int in_vc, const Flit& head, uint64_t now);
@@ -268,6 +273,8 @@ class Router {
     const int v = mod_vcs(ivc) + 1;
     return static_cast<uint8_t>(v >= vcs_of_port(ip) ? 0 : v);
   }
+  // models/router_move.hpp
+  template <bool kOneVc = false>
   void move_flit(int in_vc, int in_port, uint64_t now);
   [[gnu::noinline]] void release_output(int in_vc, const Flit& tail, uint64_t now);
   // Worm `msg`, whose tail has left, gives up output VC `o`.
@@ -309,6 +316,7 @@ class Router {
   VcCounters& counters(int in_vc) const { return ctx_->vc_counters[counter_base_ + in_vc]; }
   // The cycle a flit now in input port `ip`'s buffer was put there, from its ready time.
   uint64_t arrival_of(int ip, const Flit& f) const;
+  template <bool kOneVc = false>
   void after_pop(int in_vc, int in_port, const Flit& popped);
   bool port_has_head(int ip) const;
   bool port_has_flits(int ip) const;
@@ -335,6 +343,7 @@ class Router {
   // The streaming shortcut (stream_one_port) may run: run.fast_paths, and no
   // multidestination worm here (fanout_ports_ == 0), whose copies it does not make.
   bool stream_;
+  bool one_vc_;                        // run.fast_paths with one VC per port: step_one_vc
   // Cold
   RouterScratch* scratch_;             // per-cycle scratch, shared by all routers (stepped one at a time)
   int node_;

@@ -22,6 +22,7 @@
 #include "models/flit_transfer.hpp"
 #include "models/limits.hpp"
 #include "models/router.hpp"
+#include "models/router_move.hpp"
 
 namespace wormsim {
 

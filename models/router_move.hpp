@@ -1,0 +1,53 @@
+// A flit's move through a router's switch (Router::move_flit), and the port
+// masks it keeps up to date: the last stage of every router step, shared by
+// the general step (models/router.cpp), the one-VC step
+// (models/router_one_vc.cpp) and the streaming shortcut. In a header so that
+// each of them has it inlined; `kOneVc` lets a router with one VC per port read
+// its port's only VC instead of scanning the port.
+#pragma once
+
+#include "models/express_worms.hpp"
+#include "models/flit_transfer.hpp"
+#include "models/router.hpp"
+
+namespace wormsim {
+
+// Moves the front flit of input VC `in_vc` (on port `in_port`) through the
+// switch: onto its link, into the downstream buffer, or out of the network.
+template <bool kOneVc>
+inline void Router::move_flit(int in_vc, int in_port, uint64_t now) {
+  InputVC& iv = in_[in_vc];
+  const FlitTransfer move(ctx_->timing, now);
+  const Flit f = move.take(iv.q);
+  after_pop<kOneVc>(in_vc, in_port, f);
+  ++ctx_->flits_moved;
+  if (ctx_->vc_counters) count_departure(in_vc, in_port, f, now);
+  OutputVC& ov = out_[iv.out];
+  if (ov.down) {
+    ++ctx_->link_busy[ov.link];
+    ov.dst->accept(ov.dst_port, *ov.down, move.across_link(f));
+  } else {
+    ++ctx_->flits_ejected;
+    ctx_->count_ejected(f.msg, 1);
+    if (f.head | f.tail) eject(f, now);
+  }
+  if (f.tail) release_output(in_vc, f, now);
+  else if (f.head && ctx_->express && ExpressWorms::worth_joining(*ctx_, ctx_->msgs[f.msg].flits))
+    header_left(in_vc, in_port, f.msg);
+}
+
+// Keeps the port masks right after a flit left input VC `in_vc` (on port `ip`).
+template <bool kOneVc>
+inline void Router::after_pop(int in_vc, int ip, const Flit& popped) {
+  const FlitQueue& q = in_[in_vc].q;
+  const uint64_t b = uint64_t{1} << ip;
+  if (q.empty() && (kOneVc || !port_has_flits(ip))) occupied_ports_ &= ~b;
+  // The front changed: the port's head mask changes only if a head left or became the front.
+  if (popped.head || (!q.empty() && q.front().head)) {
+    const bool head = kOneVc ? !q.empty() && q.front().head : port_has_head(ip);
+    if (head) head_ports_ |= b;
+    else head_ports_ &= ~b;
+  }
+}
+
+}  // namespace wormsim
