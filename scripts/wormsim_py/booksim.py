@@ -7,13 +7,21 @@ and cycle, and cycles of injection (two 20,000-cycle sample periods, as B1's `tr
 BookSim2's pipeline is matched too: a hop costs 3 cycles in its router and 1 on the link, so
 wormsim runs with `timing.router_delay: 3` (docs/performance.md, "Against BookSim2").
 
+Two workloads go beyond B1's: minimal adaptive routing (wormsim's `minimal-adaptive`, Duato's
+protocol with a dimension-order escape VC, against BookSim2's `min_adapt`, the same scheme, with
+`wait_for_tail_credit = 1` as wormsim's adaptive VCs wait for an empty buffer downstream), and a
+measured load run near saturation, with the same phases on both sides: BookSim2's warm-up period
+and one sample period, wormsim's `traffic.warmup_cycles` and `traffic.measure_cycles`, then each
+one's drain (both keep offering traffic until the measured packets are delivered).
+
 Self-traffic: BookSim2's uniform pattern may pick the source as the destination (1/N of its
 packets, zero hops; it has no option to exclude it), wormsim's never does. So the rates compare
 flit-hops per CPU second, each simulator's own: wormsim's `metrics.flit_hops` (flits times the
 links they crossed), and for BookSim2 (its "Hops average" - 1) x packet length x the packets it
-injected (the configured rate x nodes x cycles of injection): BookSim2 counts the routers a
-packet passes, one more than its links (a self-addressed packet passes one router, no link), and
-its average takes in the self-addressed packets.
+injected (the configured rate x nodes x the cycles it ran, "Time taken": it offers traffic until
+its measured packets have drained): BookSim2 counts the routers a packet passes, one more than
+its links (a self-addressed packet passes one router, no link), and its average takes in the
+self-addressed packets.
 
 Standard library only. BookSim2 is never vendored or needed by tests: this module writes its
 configuration, runs the binary it is given and reads its report.
@@ -40,18 +48,32 @@ BOOKSIM_BASE = {
 WORMSIM_BASE_SETS = ["timing.router_delay=3", "timing.link_delay=1", "timing.credit_delay=1"]
 
 
-class Workload:
-    """One comparison point: wormsim overrides of B1 and the matching BookSim2 overrides."""
+# network.routing on wormsim's side -> routing_function on BookSim2's.
+ROUTING = {"dimension-order": "dim_order", "minimal-adaptive": "min_adapt"}
 
-    def __init__(self, name, what, wormsim_sets, booksim):
-        self.name, self.what = name, what
-        self.wormsim_sets = WORMSIM_BASE_SETS + wormsim_sets
+
+class Workload:
+    """One comparison point: wormsim overrides of B1 and the matching BookSim2 overrides.
+
+    `window`: a measured load run, BookSim2's warm-up period then its one sample period (each
+    `sample_period` cycles), as wormsim's warm-up and measurement window."""
+
+    def __init__(self, name, what, wormsim_sets, booksim, window=False):
+        self.name, self.what, self.window = name, what, window
         self.booksim = dict(BOOKSIM_BASE, **booksim)
+        phases = []
+        if window:
+            period = self.booksim["sample_period"]
+            assert self.booksim["warmup_periods"] == 1 and self.booksim["max_samples"] == 2
+            phases = [f"traffic={{pattern: uniform, rate: {self.booksim['injection_rate']}, "
+                      f"flits: {self.booksim['packet_size']}, warmup_cycles: {period}, measure_cycles: {period}}}"]
+        self.wormsim_sets = WORMSIM_BASE_SETS + phases + wormsim_sets
 
     def nodes(self):
         return self.booksim["k"] ** self.booksim["n"]
 
     def injection_cycles(self):
+        """BookSim2's warm-up and sample periods: the cycles before its drain."""
         return self.booksim["sample_period"] * self.booksim["max_samples"]
 
 
@@ -73,6 +95,13 @@ WORKLOADS = [
     Workload("mesh_8x8x8", "8x8x8 mesh", ["network.dims=[8,8,8]"], {"k": 8, "n": 3}),
     Workload("mesh_64x64", "64x64 mesh at 0.001", ["network.dims=[64,64]", "traffic.rate=0.001"],
              {"k": 64, "injection_rate": 0.001}),
+    Workload("adaptive_2vc", "16x16 mesh, 2 VCs, minimal adaptive (escape VC)",
+             ["network.vcs=2", "network.routing=minimal-adaptive"],
+             {"num_vcs": 2, "routing_function": "min_adapt", "wait_for_tail_credit": 1}),
+    # 0.007 packets/node/cycle: BookSim2's latency doubles its zero-load value there and it saturates
+    # just above 0.0072 (docs/performance.md); wormsim's router saturates a little higher.
+    Workload("window_near_sat", "B1's network near saturation (0.007), 12,500 warm-up + 12,500 measured cycles",
+             [], {"injection_rate": 0.007, "sample_period": 12500}, window=True),
 ]
 
 
@@ -105,8 +134,8 @@ def parse_booksim_report(text):
 
 
 def booksim_flit_hops(workload, report):
-    """BookSim2's flit-hops over the injection cycles (see the module text for why this way)."""
-    packets = workload.booksim["injection_rate"] * workload.nodes() * workload.injection_cycles()
+    """BookSim2's flit-hops over the cycles it ran (see the module text for why this way)."""
+    packets = workload.booksim["injection_rate"] * workload.nodes() * report["cycles"]
     return (report["hops_average"] - 1) * workload.booksim["packet_size"] * packets
 
 

@@ -65,19 +65,38 @@ def test_booksim_flit_hops_count_links_as_wormsim_does(wormsim, tmp_path):
 @pytest.mark.parametrize("w", bs.WORKLOADS, ids=lambda w: w.name)
 def test_each_workload_simulates_the_same_network_and_load_on_both_sides(wormsim, tmp_path, w):
     b = w.booksim
-    s = _run_wormsim(wormsim, tmp_path, w.wormsim_sets + ["traffic.cycles=50"], w.name)
+    # Shortened for the test; the phases themselves are compared from the workload's settings below.
+    short = ["traffic.warmup_cycles=20", "traffic.measure_cycles=30"] if w.window else ["traffic.cycles=50"]
+    s = _run_wormsim(wormsim, tmp_path, w.wormsim_sets + short, w.name)
     net, traffic, timing = s["config"]["network"], s["config"]["traffic"], s["config"]["timing"]
     assert net["topology"] == b["topology"]
     assert net["dims"] == [b["k"]] * b["n"]
-    assert net["routing"] == "dimension-order" and b["routing_function"] == "dim_order"
+    assert bs.ROUTING[net["routing"]] == b["routing_function"]
     assert net["vcs"] == b["num_vcs"] and net["buffer_flits"] == b["vc_buf_size"]
+    # wormsim's adaptive VCs wait for the buffer downstream to empty: BookSim2's wait_for_tail_credit.
+    assert b["wait_for_tail_credit"] == (1 if net["routing"] == "minimal-adaptive" else 0)
     assert traffic["pattern"] == b["traffic"] == "uniform" and traffic.get("injection", "bernoulli") == "bernoulli"
     assert traffic["rate"] == b["injection_rate"] and b["injection_rate_uses_flits"] == 0
     assert traffic["flits"] == [{"flits": b["packet_size"], "weight": 1.0}]
     # BookSim2's pipeline: 3 cycles in the router, 1 on the link, credits after 1.
     assert (timing["router_delay"], timing["link_delay"], timing["credit_delay"]) == (3, 1, 1)
-    with open(B1) as f:
-        assert "cycles: %d}" % w.injection_cycles() in f.read()
+    assert b["warmup_periods"] == 1 and b["max_samples"] == 2
+    if w.window:
+        # BookSim2: one warm-up period, then one sample period, then its drain; wormsim the same phases.
+        phases = "warmup_cycles: %d, measure_cycles: %d}" % (b["sample_period"], b["sample_period"])
+        assert any(phases in x for x in w.wormsim_sets)
+    else:
+        with open(B1) as f:
+            assert "cycles: %d}" % w.injection_cycles() in f.read()
+
+
+def test_the_windowed_workload_runs_its_phases_and_drains():
+    """The load run near saturation is a measured run on both sides: wormsim's window where BookSim2
+    measures, and BookSim2's packets counted over every cycle it ran, its drain included."""
+    w = _workload("window_near_sat")
+    assert w.window and w.booksim["injection_rate"] == 0.007 and w.booksim["sample_period"] == 12500
+    report = {"cycles": 26347, "hops_average": 11.7, "injected_packet_rate": 0.007, "accepted_flit_rate": 0.11}
+    assert bs.booksim_flit_hops(w, report) == pytest.approx((11.7 - 1) * 16 * 0.007 * 256 * 26347)
 
 
 def test_the_booksim_config_is_its_key_value_syntax():
