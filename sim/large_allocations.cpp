@@ -8,8 +8,12 @@
 // third of a small run's CPU time. A block of 1 MiB or more is therefore
 // allocated on 2 MiB boundaries, in whole 2 MiB units, and marked for huge
 // pages (a hint: where the kernel does not give them, nothing changes but the
-// rounding). The few megabytes of rounding are nothing next to what such
-// allocations are for; small blocks, the great majority, are untouched.
+// rounding). The same holds for a run's own large containers (message
+// records, routes, the express loop's stages), which a big run fills page by
+// page: on huge pages a 2M-router run takes half the time. The price is
+// resident memory: a partly filled container holds up to 2 MiB more
+// (docs/performance.md, "Start-up"); small blocks, the great majority, are
+// malloc's as before.
 //
 // Left out of sanitizer builds, whose runtimes replace these functions themselves.
 #if defined(__has_feature)
