@@ -45,6 +45,12 @@ Leg dimension_leg(const Topology& topo, int d, int from, int to) {
 }  // namespace
 
 Route dimension_order_route(const Topology& topo, int src, int dst, const std::vector<int>& order) {
+  Route r;
+  dimension_order_route(topo, src, dst, order, r);
+  return r;
+}
+
+void dimension_order_route(const Topology& topo, int src, int dst, const std::vector<int>& order, Route& r) {
   // The legs first, so that the route is allocated once. A leg of one hop or
   // more spans a dimension of radix 2 or more, and those multiply to at most
   // kMaxNodes = 2^24 routers: never more than 24 legs.
@@ -57,8 +63,9 @@ Route dimension_order_route(const Topology& topo, int src, int dst, const std::v
     legs[n_legs++] = leg;
     hops += leg.steps;
   }
-  Route r;
+  r.links.clear();
   r.links.reserve(static_cast<size_t>(hops));
+  r.chosen_in_router = 0;
   int cur = src;
   for (int l = 0; l < n_legs; ++l)
     for (int s = 0; s < legs[l].steps; ++s) {
@@ -67,7 +74,6 @@ Route dimension_order_route(const Topology& topo, int src, int dst, const std::v
       cur = topo.link_dst(link);
     }
   assign_vc_classes(topo, r);
-  return r;
 }
 
 Route route_from_nodes(const Topology& topo, const std::vector<int>& nodes) {

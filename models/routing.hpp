@@ -32,6 +32,8 @@ struct Route {
 // two endpoints of one router have a route of no hops), correcting the
 // dimensions in `order` (every dimension once; empty: 0, 1, ...).
 Route dimension_order_route(const Topology& topo, int src, int dst, const std::vector<int>& order = {});
+// The same into `out`, its storage reused.
+void dimension_order_route(const Topology& topo, int src, int dst, const std::vector<int>& order, Route& out);
 
 // The route along an explicit list of routers (src first, dst last). Throws
 // std::invalid_argument saying which entries when two consecutive nodes are not

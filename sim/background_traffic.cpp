@@ -58,8 +58,8 @@ int BackgroundTraffic::Generator::length() {
     const int dst = pattern_->destination(src, rng_);
     const int flits = length();
     if (dst != src) {
-      const Route route = net.routing().route(topo_.endpoint_router(src), topo_.endpoint_router(dst));
-      const uint32_t id = net.add_message(src, dst, route, flits, step_);
+      net.routing().route(topo_.endpoint_router(src), topo_.endpoint_router(dst), route_);
+      const uint32_t id = net.add_message(src, dst, route_, flits, step_);
       net.release(id, now);
       ++generated;
     }

@@ -23,6 +23,7 @@
 #include <utility>
 #include <vector>
 
+#include "models/routing.hpp"
 #include "models/sim_context.hpp"
 #include "models/topology.hpp"
 #include "models/traffic_source.hpp"
@@ -99,6 +100,7 @@ class BackgroundTraffic : public TrafficSource {
     std::unique_ptr<InjectionProcess> injection_;
     double total_weight_ = 0.0;
     std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<>> arrivals_;
+    Route route_;  // the packet being created's: its storage reused from packet to packet
   };
 
   // Kept as the classes' earliest arrival (kNever: none left), so that the

@@ -70,7 +70,8 @@ class DimensionOrder final : public RoutingFunction {
   bool adaptive() const override { return false; }
 
   // The computed route (the same as walking outputs(), which a test checks), without a call per hop.
-  Route route(int src, int dst) const override { return dimension_order_route(topo_, src, dst, order_); }
+  using RoutingFunction::route;
+  void route(int src, int dst, Route& out) const override { dimension_order_route(topo_, src, dst, order_, out); }
   // Two routes that part differ for good in the coordinate one has just changed: they change them in the same order.
   bool routes_part_once() const override { return true; }
 

@@ -14,11 +14,13 @@ namespace wormsim {
 // A deterministic function's route: its one output at each router, from the
 // injection channel on. The VC class kept per hop is the output's first VC
 // (the router serves it as RouteHop::vc_class says: models/flit.hpp).
-Route RoutingFunction::route(int src, int dst) const {
-  Route r;
+void RoutingFunction::route(int src, int dst, Route& r) const {
+  r.links.clear();
+  r.vc_class.clear();
+  r.chosen_in_router = 0;
   if (adaptive()) {
     r.chosen_in_router = topo_.distance(src, dst);
-    return r;
+    return;
   }
   std::vector<RouteOutput> outs;
   RouteQuery q{src, src, dst, kInjectedHeader, 0};
@@ -37,7 +39,6 @@ Route RoutingFunction::route(int src, int dst) const {
     q.in_vc = outs.front().vc_first;
     q.node = topo_.link_dst(link);
   }
-  return r;
 }
 
 const std::vector<RoutingInfo>& routing_registry() {

@@ -65,10 +65,16 @@ class RoutingFunction {
   // Appends the allowed outputs for `q`, in preference order (never none: every
   // shipped function is connected). Only minimal outputs for the shipped functions.
   virtual void outputs(const RouteQuery& q, std::vector<RouteOutput>& out) const = 0;
-  // The route of a message from src to dst (distinct). Deterministic functions:
+  // The route of a message from src to dst (distinct), into `out` (its storage
+  // reused: background traffic asks once per packet). Deterministic functions:
   // the links, walked through outputs() (a function may compute it faster).
   // Adaptive ones: distance(src, dst) hops left for the router to choose.
-  virtual Route route(int src, int dst) const;
+  virtual void route(int src, int dst, Route& out) const;
+  Route route(int src, int dst) const {
+    Route r;
+    route(src, dst, r);
+    return r;
+  }
   // True when an adaptive hop may take only a VC whose downstream buffer is
   // empty (the previous worm has left it). Duato's protocol needs it: a header
   // committed to a VC still holding another worm waits for that worm's next

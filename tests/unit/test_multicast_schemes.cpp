@@ -199,7 +199,8 @@ class FixedRoutes final : public RoutingFunction {
   FixedRoutes(const Topology& t, std::map<int, std::vector<int>> to) : RoutingFunction(t, 1), to_(std::move(to)) {}
   bool adaptive() const override { return false; }
   void outputs(const RouteQuery&, std::vector<RouteOutput>&) const override {}
-  Route route(int, int dst) const override { return route_from_nodes(topo_, to_.at(dst)); }
+  using RoutingFunction::route;
+  void route(int, int dst, Route& out) const override { out = route_from_nodes(topo_, to_.at(dst)); }
 
  private:
   std::map<int, std::vector<int>> to_;
