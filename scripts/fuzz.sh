@@ -3,7 +3,7 @@
 # bounded time each, after replaying the saved regression inputs.
 #   scripts/fuzz.sh [SECONDS_PER_TARGET]     (default 60)
 # Seeds: the shipped configs and schedules and the bad-input corpus. Crashing
-# inputs are written to build-fuzz/crashes/; copy them into
+# inputs are written to build-asan/crashes/; copy them into
 # tests/fuzz/regressions/<target>/ so every later run replays them.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -11,13 +11,8 @@ seconds="${1:-60}"
 # A saved input must replay in well under a second even with the sanitizers;
 # one that takes longer is a regression (libFuzzer reports it as a timeout).
 replay_timeout=2
-build="${WORMSIM_FUZZ_DIR:-$root/build-fuzz}"
-"$root/scripts/setup.sh"
-if [ ! -f "$build/build.ninja" ]; then
-  CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DWORMSIM_FUZZ=ON -DWORMSIM_SANITIZE=ON >&2
-fi
-cmake --build "$build" --target fuzz_schedule_json fuzz_config -- -j"$(nproc)" >&2
+# The libraries and the fuzz targets come from the sanitized build that scripts/sanitize.sh tests.
+build="$("$root/scripts/sanitized_build.sh" fuzz_schedule_json fuzz_config)"
 export ASAN_OPTIONS="detect_leaks=0"
 mkdir -p "$build/crashes"
 

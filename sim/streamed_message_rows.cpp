@@ -54,7 +54,7 @@ class LateReader {
 }  // namespace
 
 StreamedMessageRows::StreamedMessageRows(OutputSet& set, const Network& net, const Schedule& sched, size_t window)
-    : set_(set), net_(net), names_(net.topology(), sched), first_(net.messages_added()),
+    : net_(net), names_(net.topology(), sched), first_(net.messages_added()),
       window_(window ? window
                      : std::max(kWindowAtLeast, kWindowPerEndpoint * static_cast<size_t>(net.topology().num_endpoints()))),
       next_(first_) {

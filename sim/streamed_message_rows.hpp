@@ -88,7 +88,6 @@ class StreamedMessageRows {
   void write_late(uint32_t slot, uint64_t id);
   void commit(Rows& rows, OutputSet& set, const std::function<void(CsvText&)>& schedule_rows);
 
-  OutputSet& set_;
   const Network& net_;
   QuotedNames names_;
   const uint64_t first_;           // the first background message's id
