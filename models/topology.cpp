@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "models/limits.hpp"
+#include "models/topology_graph.hpp"
 #include "models/topology_shape.hpp"
 
 namespace wormsim {
@@ -162,7 +163,7 @@ int Topology::link_dir(int link) const { return shape_->link_dir(*this, link); }
 
 const TopologyGraph& Topology::graph() const {
   if (graph_) return *graph_;
-  graph_.emplace(static_cast<size_t>(num_nodes_));
+  graph_ = std::make_shared<TopologyGraph>(static_cast<size_t>(num_nodes_));
   for (int l = 0; l < num_links(); ++l) {
     LinkProps props;
     props.id = l;

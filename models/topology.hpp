@@ -11,15 +11,13 @@
 // Endpoints are numbered router by router: the endpoints of router r are
 // first_endpoint(r) .. first_endpoint(r) + endpoints_at(r) - 1.
 // Per-router tables (neighbour and link per port) answer every query the
-// simulator makes; the same links as a Boost.Graph adjacency list (graph()) are
-// built on first use, for graph algorithms, so that a big network costs only
-// its tables (docs/performance.md).
+// simulator makes; the same links as a Boost.Graph adjacency list (graph(),
+// models/topology_graph.hpp) are built on first use, for graph algorithms, so
+// that a big network costs only its tables (docs/performance.md).
 #pragma once
 
-#include <boost/graph/adjacency_list.hpp>
-
 #include <map>
-#include <optional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -50,19 +48,7 @@ struct TopologySpec {
   int option(const std::string& key) const;
 };
 
-// Properties of one directed link, kept on the Boost.Graph edge.
-struct LinkProps {
-  int id = -1;    // directed link id
-  int port = -1;  // output port at the source router
-  int dim = -1;   // dimension it moves along
-  int dir = 0;    // +1 or -1 (hypercube: +1 when it sets the bit, -1 when it clears it)
-  bool wrap = false;  // wrap-around link (crosses the dateline)
-};
-
-// Out-edge lists only (directedS): every query walks out-edges, and keeping no
-// in-edge lists or global edge list saves about 250 bytes per router.
-using TopologyGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS,
-                                            boost::no_property, LinkProps>;
+struct TopologyGraph;  // models/topology_graph.hpp
 
 class Topology {
  public:
@@ -157,7 +143,8 @@ class Topology {
   // A router's name ("(x,y)"; the binary label for hypercubes).
   std::string router_name(int router) const;
 
-  // The links as a Boost graph, built on the first call (out-edges in port order).
+  // The links as a Boost graph, built on the first call (out-edges in port order);
+  // include models/topology_graph.hpp to use it.
   const TopologyGraph& graph() const;
 
  private:
@@ -184,7 +171,7 @@ class Topology {
   int max_per_router_ = 1;
   int num_endpoints_ = 0;
   std::vector<int> first_endpoint_;
-  mutable std::optional<TopologyGraph> graph_;
+  mutable std::shared_ptr<TopologyGraph> graph_;  // shared by copies: the tables it is built from never change
 };
 
 }  // namespace wormsim

@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include "models/network.hpp"
+
 #include "schedules/analysis.hpp"
 #include "schedules/multicast_plan.hpp"
 

@@ -22,7 +22,6 @@
 #include <unordered_set>
 #include <vector>
 
-#include "models/network.hpp"
 #include "models/traffic_source.hpp"
 #include "schedules/schedule.hpp"
 

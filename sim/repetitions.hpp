@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "models/sim_context.hpp"
 #include "models/traffic_source.hpp"
 #include "sim/executor.hpp"
 

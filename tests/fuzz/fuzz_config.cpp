@@ -51,10 +51,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
 // libsystemc.so references sc_main even when, as here, nothing is simulated;
 // libFuzzer's main() drives the fuzz binary, so sc_main is never called there.
-// The replay build has SystemC's main(), which calls sc_main.
+// The replay build has SystemC's main(), which calls sc_main. C linkage, as
+// SystemC declares it (sysc/kernel/sc_externs.h), whose headers this file does not include.
 #ifdef WORMSIM_FUZZ_REPLAY
 #include "tests/fuzz/replay.hpp"
-int sc_main(int argc, char** argv) { return wormsim::fuzz::replay_main(argc, argv); }
+extern "C" int sc_main(int argc, char** argv) { return wormsim::fuzz::replay_main(argc, argv); }
 #else
-int sc_main(int, char**) { return 0; }
+extern "C" int sc_main(int, char**) { return 0; }
 #endif

@@ -5,6 +5,7 @@
 #include "models/node_id.hpp"
 #include "models/routing.hpp"
 #include "models/topology.hpp"
+#include "models/topology_graph.hpp"
 #include "tests/thrown_message.hpp"
 
 using namespace wormsim;
