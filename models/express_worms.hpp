@@ -99,6 +99,19 @@ class ExpressWorms {
   // Brings every frozen worm to its state at the end of cycle `now` (the run stops).
   void sync(uint64_t now);
   bool empty() const { return worms_.size() == done_; }
+  // Calls fn(router) for the router of every express stage of the worms still
+  // in the loop, and the router each feeds (a router may come more than once):
+  // the routers whose buffers the loop moves flits in (Network::check_invariants).
+  template <typename Fn>
+  void for_each_stage_router(Fn fn) const {
+    for (const Worm& w : worms_) {
+      if (w.done) continue;
+      for (uint32_t k = w.first; k < w.end; ++k) {
+        fn(stages_[k].router);
+        if (stages_[k].next) fn(stages_[k].next);
+      }
+    }
+  }
   // Frozen worms move flits every cycle, although no counter shows it until they thaw.
   bool any_frozen() const { return frozen_ > 0; }
   // For the summary's host block: worms that joined, and flit moves (injections included) made here.

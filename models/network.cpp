@@ -262,6 +262,9 @@ void Network::step_routers(uint64_t now) {
       [this, now](size_t i) {
         Router* r = routers_[i];
         r->step(now);
+#ifdef WORMSIM_CHECKED
+        stepped_.push_back(r);
+#endif
         if (r->holds_flits()) return true;
         r->set_active(false);
         --active_count_;
@@ -513,17 +516,46 @@ void Network::update_traced_buffers() {
   for (size_t i = 0; i < traced_buffered_.size(); ++i) traced_buffered_[i] = routers_[i]->buffered();
 }
 
+#ifdef WORMSIM_CHECKED
 // Checked builds (-DWORMSIM_CHECKED=ON): a broken invariant is a simulator bug,
-// so it stops the process at the cycle it happened, with what broke.
-void Network::check_invariants(uint64_t now) const {
-  const char* broken = nullptr;
-  if (ctx_.flits_ejected > ctx_.flits_injected) broken = "more flits ejected than injected";
-  else if (!buffers_consistent()) broken = "a buffer exceeds its capacity or buffered flits do not add up";
-  else if (!credits_consistent(now)) broken = "a buffer's credit times are out of order, later than credit_delay, or not what it has cached";
+// so it stops the process with what broke. A router's buffers and port masks
+// change only when it steps, when a flit arrives (it is then active) or when
+// the express loop moves its flits, and a credit check that held keeps holding
+// as time passes; so after each cycle the routers stepped in it, the active
+// ones and the express stages' are checked, and every kSweepPeriod cycles
+// every router and the count of buffered flits against the flits in flight
+// (a walk over the whole network after every cycle costs far more than the
+// cycle; docs/performance.md). What the per-cycle checks could miss
+// (a stage the express loop dropped in the cycle it changed its router; a
+// flit lost or made) persists, and the next sweep finds it.
+void Network::check_invariants(uint64_t now) {
+  if (checked_at_.empty()) checked_at_.assign(routers_.size(), 0);
+  const char* broken = ctx_.flits_ejected > ctx_.flits_injected ? "more flits ejected than injected" : nullptr;
+  auto check = [&](const Router* r) {
+    uint64_t& at = checked_at_[static_cast<size_t>(r->node())];
+    if (broken || at == now + 1) return;
+    at = now + 1;
+    if (!r->buffers_within_capacity()) broken = "a buffer exceeds its capacity or its port masks disagree with it";
+    else if (!r->credits_consistent(now))
+      broken = "a buffer's credit times are out of order, later than credit_delay, or not what it has cached";
+  };
+  if (now >= next_sweep_) {  // the first check is a sweep
+    next_sweep_ = now + kSweepPeriod;
+    for (size_t i = 0; i < routers_.size(); ++i) check(routers_[i]);
+    if (!broken && !buffers_consistent()) broken = "the flits buffered do not add up to the flits in flight";
+  } else {
+    for (const Router* r : stepped_) check(r);
+    for (size_t w = 0; w < active_bits_.size(); ++w)
+      for (uint64_t bits = active_bits_[w]; bits; bits &= bits - 1)
+        check(routers_[w * 64 + static_cast<size_t>(__builtin_ctzll(bits))]);
+    express_.for_each_stage_router(check);
+  }
+  stepped_.clear();
   if (!broken) return;
   std::fprintf(stderr, "wormsim: invariant broken at cycle %llu: %s\n", static_cast<unsigned long long>(now), broken);
   std::abort();
 }
+#endif
 
 // Credits live in the downstream buffers (models/channel.hpp); each buffer's
 // free slots must be seen free in FIFO order, none later than credit_delay ahead.

@@ -136,7 +136,9 @@ class Network : public sc_core::sc_module {
   void stop_stuck(uint64_t now);
   void skip_frozen(uint64_t now);
   uint64_t next_interface_wake() const;
-  void check_invariants(uint64_t now) const;
+  // Checked builds (-DWORMSIM_CHECKED=ON): the invariants of the routers whose
+  // state may have changed in cycle `now`, and every router at least every kSweepPeriod cycles.
+  void check_invariants(uint64_t now);
   void update_traced_buffers();
 
   const Topology& topo_;
@@ -168,6 +170,12 @@ class Network : public sc_core::sc_module {
   uint64_t next_freeze_check_ = 0;  // watchdog off: when next to look whether nothing can ever move again
   bool started_ = false;
   std::vector<WaitEdge> deadlock_;
+#ifdef WORMSIM_CHECKED
+  static constexpr uint64_t kSweepPeriod = 64;
+  std::vector<Router*> stepped_;           // routers stepped in this cycle
+  std::vector<uint64_t> checked_at_;       // per router, the cycle + 1 it was last checked
+  uint64_t next_sweep_ = 0;                // the first cycle after which every router is checked again
+#endif
 };
 
 }  // namespace wormsim
