@@ -18,12 +18,24 @@ bool parse_execution_mode(const std::string& text, ExecutionMode& out) {
 
 std::string to_string(ExecutionMode m) { return m == ExecutionMode::Barrier ? "barrier" : "eager"; }
 
+namespace {
+// The most (node, packet) pairs a repetition can hold: the origins, and one per destination of each
+// message (only eager mode asks who holds what; barrier mode keeps the origins alone).
+uint64_t held_pairs(const Schedule& s) {
+  uint64_t pairs = s.packets.size();
+  for (const auto& step : s.steps)
+    for (const auto& m : step) pairs += m.is_multicast() ? m.dsts().size() : 1;
+  return pairs;
+}
+}  // namespace
+
 ScheduleExecutor::ScheduleExecutor(const Schedule& s, Network& net, ExecutionMode mode, uint32_t repetitions)
     : mode_(mode),
       num_nodes_(net.topology().num_endpoints()),
       log_steps_(spdlog::should_log(spdlog::level::debug)),
       log_worms_(spdlog::should_log(spdlog::level::trace)),
-      steps_(s.steps.size()) {
+      steps_(s.steps.size()),
+      held_(s.packets.size(), static_cast<uint64_t>(num_nodes_), mode == ExecutionMode::Eager ? held_pairs(s) : 0) {
   sends_.resize(num_nodes_);
   next_send_.assign(num_nodes_, 0);
   MulticastPlanner planner(net.topology(), &net.routing(), net.context().vcs);
@@ -46,14 +58,6 @@ ScheduleExecutor::ScheduleExecutor(const Schedule& s, Network& net, ExecutionMod
   step_released_.assign(step_first_.size() - 1, 0);
   step_delivered_.assign(step_first_.size() - 1, 0);
   for (const auto& p : s.packets) origins_.push_back(p.origin);
-}
-
-bool ScheduleExecutor::holds(int node, int packet) const {
-  return held_.count(static_cast<uint64_t>(packet) * num_nodes_ + node) != 0;
-}
-
-void ScheduleExecutor::give(int node, int packet) {
-  held_.insert(static_cast<uint64_t>(packet) * num_nodes_ + node);
 }
 
 void ScheduleExecutor::begin_repetition(Network& net, uint64_t now) {

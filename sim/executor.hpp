@@ -19,11 +19,11 @@
 
 #include <cstdint>
 #include <string>
-#include <unordered_set>
 #include <vector>
 
 #include "models/traffic_source.hpp"
 #include "schedules/schedule.hpp"
+#include "sim/held_packets.hpp"
 
 namespace wormsim {
 
@@ -67,8 +67,8 @@ class ScheduleExecutor : public TrafficSource {
   void release(Network& net, uint32_t id, uint64_t when);
   // Logs a delivery (trace) and the step it completes (debug).
   void note_delivery(const Network& net, uint32_t id, uint64_t now);
-  bool holds(int node, int packet) const;
-  void give(int node, int packet);
+  bool holds(int node, int packet) const { return held_.holds(node, packet); }
+  void give(int node, int packet) { held_.give(node, packet); }
 
   ExecutionMode mode_;
   int num_nodes_;
@@ -88,7 +88,7 @@ class ScheduleExecutor : public TrafficSource {
   std::vector<std::vector<uint32_t>> sends_;  // per node, in schedule order: ids of the first repetition
   uint32_t base_ = 0;                         // id of the current repetition's first message
   std::vector<size_t> next_send_;
-  std::unordered_set<uint64_t> held_;         // packet * nodes + node
+  HeldPackets held_;
 };
 
 }  // namespace wormsim
