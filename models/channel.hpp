@@ -122,6 +122,8 @@ class FlitQueue {
     if (tail_ != wrap(head_ + count_)) return false;
     return credit_at_ == (count_ < cap_ ? buf_[wrap(head_ + count_)].ready : kNoCredit);
   }
+  // For a consistent() queue: credits_in_flight(t) == 0, read from the free slot seen free last.
+  bool all_credits_seen_by(uint64_t t) const { return count_ == cap_ || buf_[wrap(head_ + cap_ - 1u)].ready <= t; }
 
  private:
   // Indices stay below 2 * cap_, so one compare replaces a division on every flit.

@@ -610,8 +610,7 @@ std::vector<Router::Wait> Router::waiting_heads(uint64_t now) const {
 bool Router::credits_consistent(uint64_t now) const {
   for (int i = 0; i < n_in_vc_; ++i) {
     const FlitQueue& q = in_[i].q;
-    if (!q.consistent()) return false;
-    if (q.credits_in_flight(now + static_cast<uint64_t>(ctx_->timing.credit_delay)) != 0) return false;
+    if (!q.consistent() || !q.all_credits_seen_by(now + static_cast<uint64_t>(ctx_->timing.credit_delay))) return false;
   }
   return true;
 }

@@ -73,6 +73,8 @@ TEST(FlitQueue, CreditsMatchASenderSideCounterOnRandomTraffic) {
         ASSERT_EQ(b.q.size(), expected.size());
         ASSERT_EQ(b.q.credits_in_flight(now), ref.in_flight(now));
         ASSERT_TRUE(b.q.consistent());
+        for (uint64_t t = now; t <= now + delay; ++t)  // the checked build's O(1) form of the same question
+          ASSERT_EQ(b.q.all_credits_seen_by(t), b.q.credits_in_flight(t) == 0) << "cycle " << now << " asked at " << t;
         if (!b.q.empty()) {
           ASSERT_EQ(b.q.front_ready(), b.q.front().ready);
         }
