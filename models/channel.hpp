@@ -43,6 +43,10 @@ class FlitQueue {
   // front().ready, kept here so that a router polling a waiting worm does not
   // read the buffer; kNoCredit (never ready) while the buffer is empty.
   uint64_t front_ready() const { return front_ready_; }
+  // Ask for the lines the next take() and push() touch (a loop over many
+  // queues spread over a big network waits on memory, not on its arithmetic).
+  void prefetch_front() const { __builtin_prefetch(buf_ + head_); }
+  void prefetch_tail() const { __builtin_prefetch(buf_ + tail_, 1); }
   const Flit& at(uint16_t i) const { return buf_[wrap(head_ + i)]; }
 
   // True when the sender holds a credit at cycle `now`: a free slot it has seen

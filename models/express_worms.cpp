@@ -88,7 +88,7 @@ bool ExpressWorms::join(const SimContext::HeaderLeft& e, NetworkInterface* ni) {
   // A worm of no hops (two endpoints of one router) left its only router into the ejection channel: complete.
   const bool complete = base + 1 == limit;
   Worm w{base, base, base + 1, limit, complete, false, e.msg, 0, nullptr, nullptr, -1, 0, false, 0, wormsim::kNever,
-         0, 0};
+         0, 0, true};
   if (!e.router->can_go_express(e.in_vc)) {
     if (complete) return false;  // nothing left that could go express
     stages_[base].routed = true;  // its interface keeps injecting it
@@ -104,6 +104,7 @@ bool ExpressWorms::join(const SimContext::HeaderLeft& e, NetworkInterface* ni) {
     }
   }
   worm_of_msg_[e.msg] = static_cast<uint32_t>(worms_.size());
+  awake_.push_back(static_cast<uint32_t>(worms_.size()));
   worms_.push_back(w);
   ++joined_;
   return true;
@@ -160,17 +161,56 @@ void ExpressWorms::check_done(Worm& w) {
   mark_done(w);
 }
 
+// Calls step(w) for every worm (listed: every worm in awake_, with far(w) and
+// near(w) asking for its memory a few worms ahead).
+template <bool listed, typename Far, typename Near, typename Step>
+[[gnu::always_inline]] inline void ExpressWorms::visit(const Far& far, const Near& near, const Step& step) {
+  if constexpr (!listed) {
+    for (Worm& w : worms_) step(w);
+  } else {
+    const uint32_t* order = awake_.data();
+    Worm* const worms = worms_.data();  // nothing joins while a loop runs
+    const size_t n = awake_.size();
+    for (size_t j = 0; j < n; ++j) {
+      if (j + kPrefetchBuffers < n) far(worms[order[j + kPrefetchBuffers]]);
+      if (j + kPrefetchSlots < n) near(worms[order[j + kPrefetchSlots]]);
+      step(worms[order[j]]);
+    }
+  }
+}
+
 // The interface's injection (NetworkInterface::inject) of a body flit or the
 // tail; then the steady-streaming check (see the header).
 void ExpressWorms::step_interfaces(uint64_t now, std::vector<NetworkInterface*>& woken) {
+  if (visit_listed()) step_interfaces_with<true>(now, woken);
+  else step_interfaces_with<false>(now, woken);
+}
+
+template <bool listed>
+void ExpressWorms::step_interfaces_with(uint64_t now, std::vector<NetworkInterface*>& woken) {
   const FlitTransfer move(ctx_->timing, now);
   const auto steady_after = static_cast<uint32_t>(ctx_->buffer_flits) + 2;  // every slot has cycled
   const bool freezing = allow_freezing_ && ctx_->vcs == 1;
   snap_states_[now & 1].clear();
   snap_slots_[now & 1].clear();
   uint64_t injected = 0;
-  for (Worm& w : worms_) {
-    if (!w.ni || w.frozen_until != 0) continue;
+  const auto far = [](const Worm& w) {
+    if (w.ni) __builtin_prefetch(w.inj);
+  };
+  const auto near = [](const Worm& w) {
+    if (w.ni) w.inj->prefetch_tail();
+  };
+  // Going through awake_, the pass also takes out the worms done and those it
+  // freezes; else unlist_frozen does, once they are many.
+  size_t at = 0, kept = 0;
+  visit<listed>(far, near, [&](Worm& w) __attribute__((always_inline)) {
+    if constexpr (listed) {
+      const uint32_t i = awake_[at++];
+      w.awake = !w.done;
+      if (!w.awake) return;
+      awake_[kept++] = i;
+    }
+    if (!w.ni || w.frozen_until != 0) return;
     bool in = false;
     if (w.inj->has_credit(now)) {
       const Flit f = move.injected(w.msg, false, --w.left == 0);
@@ -181,18 +221,28 @@ void ExpressWorms::step_interfaces(uint64_t now, std::vector<NetworkInterface*>&
         w.ni->end_express(w.channel, now);
         woken.push_back(w.ni);
         w.ni = nullptr;
-        continue;
+        return;
       }
     }
     w.streak = in && w.moved_all ? w.streak + 1 : 0;
-    if (!freezing) continue;
+    if (!freezing) return;
     if (w.snap_cycle != kNever && w.snap_cycle + 1 == now) {
-      if (w.streak > 0 && repeats_snapshot(w)) freeze(w, now);
+      if (w.streak > 0 && repeats_snapshot(w)) {
+        freeze(w, now);
+        if constexpr (listed) {
+          w.awake = false;
+          --kept;
+        } else {
+          ++frozen_listed_;
+        }
+      }
       w.snap_cycle = kNever;
     } else if (w.complete && w.streak >= steady_after && w.left >= 3) {
       snapshot(w, now);
     }
-  }
+  });
+  if constexpr (listed) awake_.resize(kept);
+  else if (8 * frozen_listed_ > awake_.size()) unlist_frozen();
   ctx_->flits_moved += injected;
   ctx_->flits_injected += injected;
   flit_moves_ += injected;
@@ -207,22 +257,31 @@ void ExpressWorms::step_routers(uint64_t now) {
   // (the usual run) has no test for it per flit. With one VC per port no stage
   // is ever handed back within a cycle, and the loop has no test for that either.
   const bool shared = ctx_->vcs > 1;
-  if (ctx_->vc_counters) shared ? step_routers_with<true, true>(now) : step_routers_with<true, false>(now);
-  else shared ? step_routers_with<false, true>(now) : step_routers_with<false, false>(now);
+  wake_due(now);
+  const bool listed = visit_listed();  // never with several VCs: nothing freezes
+  if (ctx_->vc_counters) {
+    if (shared) step_routers_with<true, true, false>(now);
+    else listed ? step_routers_with<true, false, true>(now) : step_routers_with<true, false, false>(now);
+  } else {
+    if (shared) step_routers_with<false, true, false>(now);
+    else listed ? step_routers_with<false, false, true>(now) : step_routers_with<false, false, false>(now);
+  }
 }
 
-template <bool counting, bool shared_ports>
+template <bool counting, bool shared_ports, bool listed>
 void ExpressWorms::step_routers_with(uint64_t now) {
   const FlitTransfer move(ctx_->timing, now);
   uint64_t* link_busy = ctx_->link_busy.data();
   uint64_t moved = 0, ejected = 0;
   bool finished = false;
-  for (Worm& w : worms_) {
+  const auto far = [this](const Worm& w) { prefetch_buffers(w); };
+  const auto near = [this](const Worm& w) { prefetch_slots(w); };
+  visit<listed>(far, near, [&](Worm& w) __attribute__((always_inline)) {
     // No express stage left (done, or the tail is in the header's router): nothing
     // to move, and its interface has injected it all, so moved_all is never read.
-    if (w.first == w.end) continue;
+    if (w.first == w.end) return;
     if (w.frozen_until != 0) {
-      if (now <= w.frozen_until) continue;
+      if (now <= w.frozen_until) return;
       thaw(w, w.frozen_until);
     }
     const uint32_t stages = w.end - w.first;
@@ -267,11 +326,29 @@ void ExpressWorms::step_routers_with(uint64_t now) {
     }
     w.moved_all = moved - moved_before == stages;
     if constexpr (shared_ports) finished = finished || w.done;
-  }
+  });
   ctx_->flits_moved += moved;
   ctx_->flits_ejected += ejected;
   flit_moves_ += moved;
   if (finished) drop_finished();
+}
+
+void ExpressWorms::prefetch_buffers(const Worm& w) const {
+  const uint32_t end = std::min(w.end, w.first + kPrefetchStages);
+  for (uint32_t k = w.first; k < end; ++k) {
+    const Stage& s = stages_[k];
+    __builtin_prefetch(s.q);
+    if (s.down) __builtin_prefetch(s.down);
+  }
+}
+
+void ExpressWorms::prefetch_slots(const Worm& w) const {
+  const uint32_t end = std::min(w.end, w.first + kPrefetchStages);
+  for (uint32_t k = w.first; k < end; ++k) {
+    const Stage& s = stages_[k];
+    s.q->prefetch_front();
+    if (s.down) s.down->prefetch_tail();
+  }
 }
 
 // --- steady streaming --------------------------------------------------------
@@ -307,6 +384,37 @@ void ExpressWorms::freeze(Worm& w, uint64_t now) {
   ++frozen_;
   ++frozen_total_;
   frozen_cycles_ += w.left - 1;
+  wakes_[w.frozen_until + 1].push_back(w.msg);
+}
+
+void ExpressWorms::wake_due(uint64_t now) {
+  if (wakes_.empty() || wakes_.begin()->first > now) return;
+  woken_.clear();
+  while (!wakes_.empty() && wakes_.begin()->first <= now) {
+    for (const uint32_t msg : wakes_.begin()->second) {
+      Worm& w = worms_[worm_of_msg_[msg]];
+      // Still listed: not taken out of awake_ while it was frozen (or listed again by drop_finished after a thaw by sync).
+      if (w.awake) continue;
+      w.awake = true;
+      woken_.push_back(worm_of_msg_[msg]);
+    }
+    wakes_.erase(wakes_.begin());
+  }
+  std::sort(woken_.begin(), woken_.end());
+  merged_.resize(awake_.size() + woken_.size());
+  std::merge(awake_.begin(), awake_.end(), woken_.begin(), woken_.end(), merged_.begin());
+  awake_.swap(merged_);
+}
+
+void ExpressWorms::unlist_frozen() {
+  size_t kept = 0;
+  for (const uint32_t i : awake_) {
+    Worm& w = worms_[i];
+    w.awake = w.frozen_until == 0 && !w.done;
+    if (w.awake) awake_[kept++] = i;
+  }
+  awake_.resize(kept);
+  frozen_listed_ = 0;
 }
 
 // Moves a frozen worm to its state at the end of cycle `to` (<= frozen_until):
@@ -373,17 +481,22 @@ void ExpressWorms::mark_done(Worm& w) {
 // are most of the storage.
 void ExpressWorms::drop_finished() {
   if (done_ == 0 || 8 * done_ < worms_.size()) return;
-  size_t kept = 0, live = 0;
+  size_t kept = 0, live = 0, listed = 0;
+  awake_.resize(worms_.size());  // anew: the worms move down
+  frozen_listed_ = 0;
   for (size_t i = 0; i < worms_.size(); ++i) {
-    const Worm& w = worms_[i];
-    if (w.done) continue;
+    if (worms_[i].done) continue;
     if (kept != i) {
-      worms_[kept] = w;
-      worm_of_msg_[w.msg] = static_cast<uint32_t>(kept);
+      worms_[kept] = worms_[i];
+      worm_of_msg_[worms_[kept].msg] = static_cast<uint32_t>(kept);
     }
+    Worm& w = worms_[kept];
     live += w.limit - w.base;
+    w.awake = w.frozen_until == 0;
+    if (w.awake) awake_[listed++] = static_cast<uint32_t>(kept);
     ++kept;
   }
+  awake_.resize(listed);
   worms_.resize(kept);
   done_ = 0;
   if (kept == 0) {

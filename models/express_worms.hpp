@@ -46,9 +46,18 @@
 // port: with several, competition may come in any cycle and would need the
 // worm's state in the middle of a skip. A run that stops
 // while a worm is frozen first brings it to the last simulated cycle (sync).
+//
+// Frozen worms leave the list of worms the loops visit (awake_) and each comes
+// back to it in the cycle it thaws: in a big broadcast most worms are frozen
+// most of the time, and visiting each of them every cycle cost more than all
+// the moves of the others. The loops go through the list only once it leaves
+// out an eighth of the worms, and then ask for each worm's buffers a few worms
+// ahead; otherwise they visit every worm, as the indirection would cost more
+// than it saves (docs/performance.md).
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <vector>
 
 #include "models/channel.hpp"
@@ -152,9 +161,22 @@ class ExpressWorms {
     uint64_t snap_cycle;
     uint64_t frozen_from;    // frozen: its state is that at the end of frozen_from ...
     uint64_t frozen_until;   // ... shifted, up to the end of this cycle (0: not frozen)
+    bool awake;              // listed in awake_ (it may be frozen all the same)
   };
-  template <bool counting, bool shared_ports>
+  // listed: visit the worms in awake_, not every worm (see visit_listed).
+  template <bool counting, bool shared_ports, bool listed>
   void step_routers_with(uint64_t now);
+  template <bool listed>
+  void step_interfaces_with(uint64_t now, std::vector<NetworkInterface*>& woken);
+  template <bool listed, typename Far, typename Near, typename Step>
+  void visit(const Far& far, const Near& near, const Step& step);
+  // Going through awake_ costs an indirection per visit: worth it once it
+  // leaves out more than an eighth of the worms.
+  bool visit_listed() const { return 8 * (worms_.size() - awake_.size()) > worms_.size(); }
+  // Ask for what moving worm w's flits will read, in two waves: a few worms
+  // ahead its stages' buffers, nearer its buffers' slots (which the buffers point to).
+  void prefetch_buffers(const Worm& w) const;
+  void prefetch_slots(const Worm& w) const;
   void link_next_stage(uint32_t k);
   void route_stage(Worm& w, uint32_t k);
   void check_done(Worm& w);
@@ -165,12 +187,28 @@ class ExpressWorms {
   bool repeats_snapshot(const Worm& w) const;
   void freeze(Worm& w, uint64_t now);
   void thaw(Worm& w, uint64_t to);
+  // Puts the worms whose freeze ends before cycle `now` back in awake_.
+  void wake_due(uint64_t now);
+  // Takes the frozen (and done) worms out of awake_.
+  void unlist_frozen();
 
   SimContext* ctx_;
   std::vector<Stage> stages_;
   std::vector<Worm> worms_;
+  // The worms the loops visit, in increasing order (join order): all but the
+  // frozen ones taken out by unlist_frozen (and the done ones dropped, drop_finished).
+  std::vector<uint32_t> awake_;
+  size_t frozen_listed_ = 0;  // worms frozen since awake_ was last cleared of them
+  // Frozen worms by the cycle they thaw in: their message ids (stable while a
+  // worm is dropped and the others move down).
+  std::map<uint64_t, std::vector<uint32_t>> wakes_;
+  std::vector<uint32_t> woken_, merged_;  // wake_due's scratch
   std::vector<uint32_t> worm_of_msg_;  // per message: its index in worms_, or kNoWorm
   static constexpr uint32_t kNoWorm = 0xffffffffu;
+  // How far ahead in awake_ the loops ask for a worm's buffers and then their
+  // slots, and for how many of its stages.
+  static constexpr size_t kPrefetchBuffers = 40, kPrefetchSlots = 20;
+  static constexpr uint32_t kPrefetchStages = 3;
   std::vector<uint32_t> link_seen_;   // join's scratch: per directed link, the last join that used it
   uint32_t joins_ = 0;
   bool join(const SimContext::HeaderLeft& e, NetworkInterface* ni);
