@@ -26,6 +26,7 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 namespace wormsim_cli {
 
@@ -230,6 +231,25 @@ inline std::string read_file(const fs::path& p) {
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
+}
+
+// A JSON file parsed (a parse error throws, which fails the test), and a run's summary.json.
+inline nlohmann::json load_json(const fs::path& p) { return nlohmann::json::parse(read_file(p)); }
+inline nlohmann::json summary_of(const fs::path& out) { return load_json(out / "summary.json"); }
+
+// Shipped configs several test files run.
+inline const std::string kDefault = default_config().string();
+inline const std::string kLoadConfig = (source_dir() / "configs" / "load_8x8_uniform.yaml").string();
+inline const std::string kStudy = (source_dir() / "configs" / "studies" / "bcast_under_load_8x8.yaml").string();
+
+// The mean distance between two distinct nodes of a k x k mesh.
+inline double mean_mesh_distance(int k) {
+  double sum = 0;
+  long pairs = 0;
+  for (int a = 0; a < k * k; ++a)
+    for (int b = 0; b < k * k; ++b)
+      if (a != b) sum += std::abs(a % k - b % k) + std::abs(a / k - b / k), ++pairs;
+  return sum / static_cast<double>(pairs);
 }
 
 inline void write_file(const fs::path& p, const std::string& text) {

@@ -16,16 +16,10 @@ using nlohmann::json;
 
 namespace {
 
-const std::string kLoadConfig = (source_dir() / "configs" / "load_8x8_uniform.yaml").string();
 const std::vector<std::string> kAuto = {"traffic.warmup_cycles=auto", "traffic.warmup_sample_cycles=400",
                                         "traffic.measure_cycles=2000"};
 
-json summary_of(const fs::path& out) {
-  std::ifstream in(out / "summary.json");
-  return json::parse(in);
-}
-
-Result run_load(const TempDir& tmp, const std::string& name, std::vector<std::string> sets,
+Result run_adaptive(const TempDir& tmp, const std::string& name, std::vector<std::string> sets,
                 const std::vector<std::string>& more = {}) {
   sets.insert(sets.end(), more.begin(), more.end());
   std::vector<std::string> args{"run", kLoadConfig, "--quiet", "--out", (tmp / name).string(), "--set",
@@ -43,7 +37,7 @@ double relative_change(double cur, double prev) {
 // packet's creation and delivery), and the test that ended the warm-up.
 TEST(AdaptiveWarmup, SamplesAreTheRunsOwnRecordsAndEndAtTheFirstStableOne) {
   TempDir tmp;
-  EXPECT_EXIT_CODE(run_load(tmp, "auto", kAuto), 0);
+  EXPECT_EXIT_CODE(run_adaptive(tmp, "auto", kAuto), 0);
   const json s = summary_of(tmp / "auto");
   const json& w = s.at("warmup");
   const auto rows = csv_rows(tmp / "auto" / "warmup.csv");
@@ -83,7 +77,9 @@ TEST(AdaptiveWarmup, SamplesAreTheRunsOwnRecordsAndEndAtTheFirstStableOne) {
       EXPECT_NEAR(std::stod(r.at("accepted_change")), da, 1e-5) << i;
       // Stable exactly at the last sample: the warm-up ends at the first stable one.
       EXPECT_EQ(r.at("stable"), i + 1 == rows.size() ? "1" : "0") << i;
-      if (i + 1 == rows.size()) EXPECT_TRUE(dl < tol && da < tol);
+      if (i + 1 == rows.size()) {
+        EXPECT_TRUE(dl < tol && da < tol);
+      }
     }
     prev_latency = latency;
     prev_accepted = accepted;
@@ -98,10 +94,10 @@ TEST(AdaptiveWarmup, SamplesAreTheRunsOwnRecordsAndEndAtTheFirstStableOne) {
 // that length gives the same load figures and the same records, byte for byte.
 TEST(AdaptiveWarmup, GivesTheRunOfAFixedWarmupOfTheLengthItFound) {
   TempDir tmp;
-  EXPECT_EXIT_CODE(run_load(tmp, "auto", kAuto), 0);
+  EXPECT_EXIT_CODE(run_adaptive(tmp, "auto", kAuto), 0);
   const json a = summary_of(tmp / "auto");
   const uint64_t opened = a.at("warmup").at("cycles").get<uint64_t>();
-  EXPECT_EXIT_CODE(run_load(tmp, "fixed", {"traffic.warmup_cycles=" + std::to_string(opened),
+  EXPECT_EXIT_CODE(run_adaptive(tmp, "fixed", {"traffic.warmup_cycles=" + std::to_string(opened),
                                            "traffic.measure_cycles=2000"}),
                    0);
   const json f = summary_of(tmp / "fixed");
@@ -118,7 +114,7 @@ TEST(AdaptiveWarmup, GivesTheRunOfAFixedWarmupOfTheLengthItFound) {
 // of samples ends with a short one.
 TEST(AdaptiveWarmup, AtTheCapTheWindowOpensAndTheRunSaysItDidNotStabilise) {
   TempDir tmp;
-  const Result r = run_load(tmp, "cap", kAuto, {"traffic.warmup_tolerance=1e-9", "traffic.warmup_max_cycles=1000"});
+  const Result r = run_adaptive(tmp, "cap", kAuto, {"traffic.warmup_tolerance=1e-9", "traffic.warmup_max_cycles=1000"});
   EXPECT_EXIT_CODE(r, 0);
   EXPECT_CONTAINS(r.err, "did not stabilise within 1000 cycles (traffic.warmup_max_cycles)");
   const json s = summary_of(tmp / "cap");
@@ -138,7 +134,7 @@ TEST(AdaptiveWarmup, AtTheCapTheWindowOpensAndTheRunSaysItDidNotStabilise) {
 // the window opens, wherever the warm-up found that.
 TEST(AdaptiveWarmup, AScheduleStartsWhenTheWindowOpens) {
   TempDir tmp;
-  EXPECT_EXIT_CODE(run_load(tmp, "bcast", kAuto,
+  EXPECT_EXIT_CODE(run_adaptive(tmp, "bcast", kAuto,
                             {"schedule={algorithm: eye, source: [3, 3]}", "schedule.repeat.count=3",
                              "schedule.repeat.period_cycles=500"}),
                    0);
@@ -155,8 +151,8 @@ TEST(AdaptiveWarmup, AScheduleStartsWhenTheWindowOpens) {
 
 TEST(AdaptiveWarmup, FastPathsAndRepeatedRunsGiveIdenticalBytes) {
   TempDir tmp;
-  for (const char* name : {"a", "b"}) EXPECT_EXIT_CODE(run_load(tmp, name, kAuto, {"run.fast_paths=true"}), 0);
-  EXPECT_EXIT_CODE(run_load(tmp, "slow", kAuto, {"run.fast_paths=false"}), 0);
+  for (const char* name : {"a", "b"}) EXPECT_EXIT_CODE(run_adaptive(tmp, name, kAuto, {"run.fast_paths=true"}), 0);
+  EXPECT_EXIT_CODE(run_adaptive(tmp, "slow", kAuto, {"run.fast_paths=false"}), 0);
   for (const char* file : {"summary.json", "warmup.csv", "messages.csv", "links.csv", "steps.csv"}) {
     EXPECT_EQ(read_file(tmp / "a" / file), read_file(tmp / "b" / file)) << file;
     EXPECT_EQ(read_file(tmp / "a" / file), read_file(tmp / "slow" / file)) << file;

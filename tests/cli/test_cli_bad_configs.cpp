@@ -27,7 +27,7 @@ std::string expand(std::string s, const std::string& config) {
   return s;
 }
 
-const std::vector<BadConfig>& cases() {
+const std::vector<BadConfig>& bad_configs() {
   static const std::vector<BadConfig> v = {
       {"MissingFile", "does_not_exist.yaml", {}, {"error: @: cannot open config file"}},
       {"InvalidYaml", "invalid_yaml.yaml", {}, {"error: @: not valid YAML (line 4): "}},
@@ -204,13 +204,13 @@ TEST_P(BadConfigTest, ExitsOneWithLocatedError) {
   EXPECT_FALSE(fs::exists(tmp / "out")) << "no output folder for a rejected input";
 }
 
-INSTANTIATE_TEST_SUITE_P(CliBadConfig, BadConfigTest, ::testing::ValuesIn(cases()),
+INSTANTIATE_TEST_SUITE_P(CliBadConfig, BadConfigTest, ::testing::ValuesIn(bad_configs()),
                          [](const ::testing::TestParamInfo<BadConfig>& i) { return std::string(i.param.name); });
 
 // Every file in the corpus is used by a case above or by one of the tests below.
 TEST(CliBadConfig, CorpusFilesAreAllCovered) {
   std::set<std::string> used{"duplicate_key.yaml", "k_port_without_ports.yaml"};
-  for (const auto& c : cases()) used.insert(c.file);
+  for (const auto& c : bad_configs()) used.insert(c.file);
   for (const auto& e : fs::directory_iterator(bad_inputs_dir() / "configs"))
     EXPECT_TRUE(used.count(e.path().filename().string())) << e.path() << " is not used by any test";
 }

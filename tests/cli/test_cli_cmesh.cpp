@@ -13,7 +13,6 @@ namespace {
 
 fs::path cmesh_config() { return source_dir() / "configs" / "cmesh.yaml"; }
 
-json load_json(const fs::path& p) { return json::parse(read_file(p)); }
 
 TEST(CliCmesh, ShippedConfigRunsBetweenEndpoints) {
   TempDir tmp;

@@ -19,7 +19,6 @@ namespace {
 
 constexpr rlim_t kOneGiB = rlim_t{1} << 30;
 
-json load_json(const fs::path& p) { return json::parse(read_file(p)); }
 
 std::string ring_config(const std::string& run_block) {
   return "network:\n  topology: ring\n  dims: [8]\n  vcs: 1\n  allow_deadlock: true\n  buffer_flits: 2\nschedule:\n  file: " +

@@ -17,12 +17,6 @@ using nlohmann::json;
 
 namespace {
 
-const std::string kLoadConfig = (source_dir() / "configs" / "load_8x8_uniform.yaml").string();
-
-json summary_of(const fs::path& out) {
-  std::ifstream in(out / "summary.json");
-  return json::parse(in);
-}
 
 // Runs the shipped load config with overrides; returns summary.json.
 json run_load(const TempDir& tmp, const std::string& name, const std::vector<std::string>& sets, int exit_code = 0) {
@@ -35,18 +29,6 @@ json run_load(const TempDir& tmp, const std::string& name, const std::vector<std
 }
 
 // Mean distance between two distinct nodes of a k x k mesh, counted pair by pair.
-double mean_mesh_distance(int k) {
-  double sum = 0;
-  long pairs = 0;
-  for (int a = 0; a < k * k; ++a)
-    for (int b = 0; b < k * k; ++b)
-      if (a != b) {
-        sum += std::abs(a % k - b % k) + std::abs(a / k - b / k);
-        ++pairs;
-      }
-  return sum / static_cast<double>(pairs);
-}
-
 // At a load far below saturation, a packet's network latency is its zero-load
 // latency (docs/timing-model.md: (H+1) t_r + H t_l + L - 1 = 2H + L here), and
 // uniform traffic's mean H is the mesh's mean distance between distinct nodes.

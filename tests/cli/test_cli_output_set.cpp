@@ -196,7 +196,9 @@ TEST(OutputSet, ConcurrentRunsIntoOneFolderNeverMix) {
     tb.join();
     for (const Result* r : {&a, &b}) {
       EXPECT_TRUE(r->exited && (r->exit_code == 0 || r->exit_code == 1)) << r->describe();
-      if (r->exit_code == 1) EXPECT_CONTAINS(r->err, "another wormsim run is writing to this folder");
+      if (r->exit_code == 1) {
+        EXPECT_CONTAINS(r->err, "another wormsim run is writing to this folder");
+      }
     }
     EXPECT_EQ(set_state(out), "consistent");
     const json s = json::parse(read_file(out / "summary.json"));

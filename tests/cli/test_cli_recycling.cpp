@@ -18,10 +18,7 @@ using nlohmann::json;
 
 namespace {
 
-const std::string kDefault = default_config().string();
-const std::string kLoad = (source_dir() / "configs" / "load_8x8_uniform.yaml").string();
 const std::string kCmesh = (source_dir() / "configs" / "cmesh.yaml").string();
-const std::string kStudy = (source_dir() / "configs" / "studies" / "bcast_under_load_8x8.yaml").string();
 const std::string kClasses = (source_dir() / "configs" / "load_8x8_two_classes.yaml").string();
 
 json summary_without_manifest(const fs::path& out) {
@@ -49,8 +46,8 @@ std::string schedule_rows(const std::string& csv, bool by_step) {
 TEST(Recycling, GivesTheFiguresOfARunThatKeepsEveryRecord) {
   const std::vector<std::vector<std::string>> cases = {
       // A drained window, a saturated one (stopped at its drain cap with packets queued) ...
-      {kLoad, "--set", "traffic.warmup_cycles=300", "--set", "traffic.measure_cycles=700"},
-      {kLoad, "--set", "traffic.rate=0.08", "--set", "traffic.warmup_cycles=200", "--set",
+      {kLoadConfig, "--set", "traffic.warmup_cycles=300", "--set", "traffic.measure_cycles=700"},
+      {kLoadConfig, "--set", "traffic.rate=0.08", "--set", "traffic.warmup_cycles=200", "--set",
        "traffic.measure_cycles=500", "--set", "traffic.drain_cycles=400", "--set", "traffic.flits=24"},
       // ... a broadcast under bursty load on a torus, several interfaces per router with all-port, ...
       {kDefault, "--set", "schedule={algorithm: binomial, source: 0, mode: eager}", "--set", "network.topology=torus",

@@ -17,10 +17,8 @@ using nlohmann::json;
 
 namespace {
 
-const std::string kStudy = (source_dir() / "configs" / "studies" / "bcast_under_load_8x8.yaml").string();
 using Rows = std::vector<std::map<std::string, std::string>>;
 
-json summary_of(const fs::path& out) { return json::parse(read_file(out / "summary.json")); }
 
 // Runs `config` with overrides into tmp/name; returns summary.json.
 json run(const TempDir& tmp, const std::string& name, const std::string& config, const std::vector<std::string>& sets,
@@ -43,7 +41,7 @@ json broadcast(const TempDir& tmp, const std::string& name, const std::string& a
   return run(tmp, name, default_config().string(), sets, exit_code);
 }
 
-long num(const std::map<std::string, std::string>& row, const std::string& column) { return std::stol(row.at(column)); }
+long as_long(const std::map<std::string, std::string>& row, const std::string& column) { return std::stol(row.at(column)); }
 
 // Every repetition's messages are new and its steps are those of the single
 // broadcast: on an idle network each takes exactly the single broadcast's
@@ -62,15 +60,15 @@ TEST(Repetitions, WithoutLoadEveryRepetitionIsTheSingleBroadcast) {
       const Rows rows = csv_rows(tmp / (algorithm + mode + "4") / "repetitions.csv");
       ASSERT_EQ(rows.size(), 4u);
       for (size_t r = 0; r < rows.size(); ++r) {
-        EXPECT_EQ(num(rows[r], "completion_cycles"), c) << r;
-        EXPECT_EQ(num(rows[r], "start"), static_cast<long>(r) * c) << r;
-        EXPECT_EQ(num(rows[r], "due"), num(rows[r], "start")) << r;
-        EXPECT_EQ(num(rows[r], "late_cycles"), 0) << r;
-        EXPECT_EQ(num(rows[r], "messages"), 63) << r;
-        EXPECT_EQ(num(rows[r], "delivered"), 63) << r;
-        EXPECT_EQ(num(rows[r], "step_contention_cycles"), once.at("metrics").at("step_contention").at("cycles")) << r;
-        EXPECT_EQ(num(rows[r], "depth_contention_cycles"), once.at("metrics").at("depth_contention").at("cycles")) << r;
-        EXPECT_EQ(num(rows[r], "background_contention_cycles"), 0) << r;
+        EXPECT_EQ(as_long(rows[r], "completion_cycles"), c) << r;
+        EXPECT_EQ(as_long(rows[r], "start"), static_cast<long>(r) * c) << r;
+        EXPECT_EQ(as_long(rows[r], "due"), as_long(rows[r], "start")) << r;
+        EXPECT_EQ(as_long(rows[r], "late_cycles"), 0) << r;
+        EXPECT_EQ(as_long(rows[r], "messages"), 63) << r;
+        EXPECT_EQ(as_long(rows[r], "delivered"), 63) << r;
+        EXPECT_EQ(as_long(rows[r], "step_contention_cycles"), once.at("metrics").at("step_contention").at("cycles")) << r;
+        EXPECT_EQ(as_long(rows[r], "depth_contention_cycles"), once.at("metrics").at("depth_contention").at("cycles")) << r;
+        EXPECT_EQ(as_long(rows[r], "background_contention_cycles"), 0) << r;
         EXPECT_EQ(rows[r].at("under_load"), "0") << r;
       }
       const json& d = four.at("repetitions");
@@ -96,9 +94,9 @@ TEST(Repetitions, StartCycleAndGapPlaceEachRepetition) {
   const Rows rows = csv_rows(tmp / "gap" / "repetitions.csv");
   ASSERT_EQ(rows.size(), 3u);
   for (size_t r = 0; r < 3; ++r) {
-    EXPECT_EQ(num(rows[r], "start"), 50 + static_cast<long>(r) * (c + 7)) << r;
-    EXPECT_EQ(num(rows[r], "end"), num(rows[r], "start") + c) << r;
-    EXPECT_EQ(num(rows[r], "late_cycles"), 0) << r;
+    EXPECT_EQ(as_long(rows[r], "start"), 50 + static_cast<long>(r) * (c + 7)) << r;
+    EXPECT_EQ(as_long(rows[r], "end"), as_long(rows[r], "start") + c) << r;
+    EXPECT_EQ(as_long(rows[r], "late_cycles"), 0) << r;
   }
   const Rows msgs = csv_rows(tmp / "gap" / "messages.csv");
   ASSERT_EQ(msgs.size(), 3u * 63);
@@ -118,12 +116,12 @@ TEST(Repetitions, PeriodStartsOnTimeOrWhenThePreviousCompletes) {
   ASSERT_EQ(on_time.size(), 4u);
   ASSERT_EQ(late.size(), 4u);
   for (long r = 0; r < 4; ++r) {
-    EXPECT_EQ(num(on_time[r], "start"), r * slow) << r;
-    EXPECT_EQ(num(on_time[r], "late_cycles"), 0) << r;
-    EXPECT_EQ(num(late[r], "due"), r * fast) << r;
-    EXPECT_EQ(num(late[r], "start"), r * c) << r;
-    EXPECT_EQ(num(late[r], "late_cycles"), r * (c - fast)) << r;
-    EXPECT_EQ(num(late[r], "completion_cycles"), c) << r;
+    EXPECT_EQ(as_long(on_time[r], "start"), r * slow) << r;
+    EXPECT_EQ(as_long(on_time[r], "late_cycles"), 0) << r;
+    EXPECT_EQ(as_long(late[r], "due"), r * fast) << r;
+    EXPECT_EQ(as_long(late[r], "start"), r * c) << r;
+    EXPECT_EQ(as_long(late[r], "late_cycles"), r * (c - fast)) << r;
+    EXPECT_EQ(as_long(late[r], "completion_cycles"), c) << r;
   }
   EXPECT_EQ(f.at("repetitions").at("late"), 3);
 }
@@ -150,7 +148,7 @@ TEST(Repetitions, LoadNeverMakesAContentionFreeBroadcastFaster) {
       EXPECT_EQ(d.at("under_load"), 12);
       EXPECT_GE(d.at("completion_cycles").at("min").get<long>(), c) << rate;
       for (const auto& row : csv_rows(tmp / name / "repetitions.csv"))
-        EXPECT_GE(num(row, "completion_cycles"), c) << rate << " repetition " << row.at("repetition");
+        EXPECT_GE(as_long(row, "completion_cycles"), c) << rate << " repetition " << row.at("repetition");
       const double mean = d.at("completion_cycles").at("mean").get<double>();
       EXPECT_GE(mean, previous_mean) << rate;
       previous_mean = mean;
@@ -170,7 +168,7 @@ TEST(Repetitions, TheLoadStaysOnUntilTheLastRepetition) {
   EXPECT_EQ(s.at("load").at("saturated"), false);
   const Rows rows = csv_rows(tmp / "o" / "repetitions.csv");
   ASSERT_EQ(rows.size(), 40u);
-  const long last_start = num(rows.back(), "start");
+  const long last_start = as_long(rows.back(), "start");
   EXPECT_GT(last_start, 200 + 300 + s.at("load").at("drain_cycles").get<long>());
   for (const auto& row : rows) EXPECT_EQ(row.at("under_load"), "1") << row.at("repetition");
   long during_last = 0;
@@ -200,7 +198,7 @@ TEST(Repetitions, SaturatedLoadReportsTheRepetitionsItCutShort) {
   EXPECT_FALSE(cut.at("start").empty());
   EXPECT_TRUE(cut.at("end").empty());
   EXPECT_TRUE(cut.at("completion_cycles").empty());
-  EXPECT_LT(num(cut, "delivered"), 63);
+  EXPECT_LT(as_long(cut, "delivered"), 63);
   EXPECT_TRUE(rows.back().at("start").empty());
 }
 

@@ -18,11 +18,6 @@ using nlohmann::json;
 
 namespace {
 
-json summary_of(const fs::path& out) {
-  std::ifstream in(out / "summary.json");
-  return json::parse(in);
-}
-
 // Runs `config` with output.router_stats on and the given overrides, into tmp/name.
 void run_with_stats(const TempDir& tmp, const std::string& config, const std::string& name,
                     const std::vector<std::string>& sets, bool stats = true) {
@@ -34,7 +29,7 @@ void run_with_stats(const TempDir& tmp, const std::string& config, const std::st
   ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
 }
 
-uint64_t num(const std::map<std::string, std::string>& row, const std::string& col) {
+uint64_t as_count(const std::map<std::string, std::string>& row, const std::string& col) {
   return std::stoull(row.at(col));
 }
 
@@ -63,9 +58,9 @@ TEST(RouterStats, AnIdleBroadcastsOccupancyIsTheTimingModels) {
   ASSERT_EQ(messages.size(), 15u);
   std::map<uint64_t, uint64_t> expected;  // router -> flit-cycles
   for (const auto& m : messages) {
-    ASSERT_EQ(num(m, "latency"), num(m, "zero_load_latency")) << "the broadcast must be contention-free";
-    expected[num(m, "src")] += 16 * 1;
-    expected[num(m, "dst")] += 16 * 2;
+    ASSERT_EQ(as_count(m, "latency"), as_count(m, "zero_load_latency")) << "the broadcast must be contention-free";
+    expected[as_count(m, "src")] += 16 * 1;
+    expected[as_count(m, "dst")] += 16 * 2;
   }
   const json s = summary_of(tmp / "eye");
   const json& rs = s.at("router_stats");
@@ -79,23 +74,23 @@ TEST(RouterStats, AnIdleBroadcastsOccupancyIsTheTimingModels) {
   const auto routers = csv_rows(tmp / "eye" / "routers.csv");
   ASSERT_EQ(routers.size(), 16u);
   for (const auto& r : routers) {
-    const uint64_t id = num(r, "router");
-    EXPECT_EQ(num(r, "flit_cycles"), expected[id]) << "router " << id;
-    EXPECT_EQ(num(r, "vc_alloc_stall_cycles") + num(r, "switch_alloc_stall_cycles") + num(r, "credit_stall_cycles"), 0u);
+    const uint64_t id = as_count(r, "router");
+    EXPECT_EQ(as_count(r, "flit_cycles"), expected[id]) << "router " << id;
+    EXPECT_EQ(as_count(r, "vc_alloc_stall_cycles") + as_count(r, "switch_alloc_stall_cycles") + as_count(r, "credit_stall_cycles"), 0u);
     char mean[64];
     std::snprintf(mean, sizeof mean, "%.6f", static_cast<double>(expected[id]) / static_cast<double>(span));
     EXPECT_EQ(r.at("occupancy_mean"), mean) << "router " << id;
   }
   // Per VC: the injection VC of a sender holds its 16 per message, a link VC 32.
   uint64_t injection = 0, link = 0;
-  for (const auto& v : csv_rows(tmp / "eye" / "vcs.csv")) (v.at("input") == "injection" ? injection : link) += num(v, "flit_cycles");
+  for (const auto& v : csv_rows(tmp / "eye" / "vcs.csv")) (v.at("input") == "injection" ? injection : link) += as_count(v, "flit_cycles");
   EXPECT_EQ(injection, 15u * 16);
   EXPECT_EQ(link, 15u * 32);
   // Every message of the eye broadcast goes one hop.
   const auto hops = csv_rows(tmp / "eye" / "hops.csv");
   ASSERT_EQ(hops.size(), 1u);
-  EXPECT_EQ(num(hops[0], "hops"), 1u);
-  EXPECT_EQ(num(hops[0], "messages"), 15u);
+  EXPECT_EQ(as_count(hops[0], "hops"), 1u);
+  EXPECT_EQ(as_count(hops[0], "messages"), 15u);
 }
 
 // Two 16-flit worms on a line of a 4x4 mesh, released together: A from (0,0)
@@ -115,12 +110,12 @@ TEST(RouterStats, TwoWormsForOneOutputStallAsDerivedByHand) {
   EXPECT_EQ(rs.at("switch_alloc_stall_cycles"), 0);
   EXPECT_EQ(rs.at("credit_stall_cycles"), 0);
   for (const auto& v : csv_rows(tmp / "two" / "vcs.csv")) {
-    const bool there = num(v, "router") == 1 && num(v, "port") == 1 && num(v, "vc") == 0;
-    EXPECT_EQ(num(v, "vc_alloc_stall_cycles"), there ? 14u : 0u) << v.at("router") << " " << v.at("port");
+    const bool there = as_count(v, "router") == 1 && as_count(v, "port") == 1 && as_count(v, "vc") == 0;
+    EXPECT_EQ(as_count(v, "vc_alloc_stall_cycles"), there ? 14u : 0u) << v.at("router") << " " << v.at("port");
   }
   // The messages' own header-stall accounting says the same.
   uint64_t charged = 0;
-  for (const auto& m : csv_rows(tmp / "two" / "messages.csv")) charged += num(m, "step_contention_cycles");
+  for (const auto& m : csv_rows(tmp / "two" / "messages.csv")) charged += as_count(m, "step_contention_cycles");
   EXPECT_EQ(charged, 14u);
 }
 
@@ -142,7 +137,7 @@ TEST(RouterStats, HopHistogramIsTheManhattanDistances) {
   write_file(tmp / "corner.json", one_step_schedule("[4, 4]", 4, pairs));
   run_with_stats(tmp, default_config().string(), "corner", {"schedule.file=" + (tmp / "corner.json").string()});
   std::map<uint64_t, uint64_t> got;
-  for (const auto& h : csv_rows(tmp / "corner" / "hops.csv")) got[num(h, "hops")] = num(h, "messages");
+  for (const auto& h : csv_rows(tmp / "corner" / "hops.csv")) got[as_count(h, "hops")] = as_count(h, "messages");
   EXPECT_EQ(got, expected);
   const json rs = summary_of(tmp / "corner").at("router_stats");
   EXPECT_EQ(rs.at("hops").at("messages"), 15);
@@ -164,9 +159,9 @@ TEST(RouterStats, OccupancyIsTheFlitsTimeInTheNetwork) {
   uint64_t lower = 0, upper = 0;
   for (const auto& m : csv_rows(tmp / "load" / "messages.csv")) {
     ASSERT_FALSE(m.at("delivered").empty());
-    const uint64_t flits = num(m, "flits"), hops = num(m, "hops");
+    const uint64_t flits = as_count(m, "flits"), hops = as_count(m, "hops");
     lower += flits * (2 * hops + 1);
-    upper += flits * (num(m, "delivered") - num(m, "inject"));
+    upper += flits * (as_count(m, "delivered") - as_count(m, "inject"));
   }
   const json rs = summary_of(tmp / "load").at("router_stats");
   const uint64_t total = rs.at("flit_cycles").get<uint64_t>();
@@ -177,8 +172,8 @@ TEST(RouterStats, OccupancyIsTheFlitsTimeInTheNetwork) {
   EXPECT_GT(rs.at("switch_alloc_stall_cycles").get<uint64_t>(), 0u) << "two VCs share each link's switch port";
   // The per-VC rows add up to the routers', and those to the total.
   uint64_t vcs = 0, routers = 0;
-  for (const auto& v : csv_rows(tmp / "load" / "vcs.csv")) vcs += num(v, "flit_cycles");
-  for (const auto& r : csv_rows(tmp / "load" / "routers.csv")) routers += num(r, "flit_cycles");
+  for (const auto& v : csv_rows(tmp / "load" / "vcs.csv")) vcs += as_count(v, "flit_cycles");
+  for (const auto& r : csv_rows(tmp / "load" / "routers.csv")) routers += as_count(r, "flit_cycles");
   EXPECT_EQ(vcs, total);
   EXPECT_EQ(routers, total);
 }
@@ -196,9 +191,9 @@ TEST(RouterStats, AMeasuredRunCountsTheWindow) {
   EXPECT_EQ(rs.at("hops").at("messages"), s.at("load").at("delivered"));
   uint64_t hop_sum = 0, measured = 0;
   for (const auto& m : csv_rows(tmp / "window" / "messages.csv")) {
-    const uint64_t release = num(m, "release");
+    const uint64_t release = as_count(m, "release");
     if (release < 300 || release >= 1000 || m.at("delivered").empty()) continue;
-    hop_sum += num(m, "hops");
+    hop_sum += as_count(m, "hops");
     ++measured;
   }
   ASSERT_EQ(rs.at("hops").at("messages").get<uint64_t>(), measured);
@@ -208,7 +203,7 @@ TEST(RouterStats, AMeasuredRunCountsTheWindow) {
   EXPECT_EQ(rs.at("switch_alloc_stall_cycles"), 0);
   EXPECT_GT(rs.at("vc_alloc_stall_cycles").get<uint64_t>(), 0u);
   for (const auto& v : csv_rows(tmp / "window" / "vcs.csv"))
-    EXPECT_LE(num(v, "flit_cycles"), 700u * 8) << "more than a full buffer (8 flits) for the whole window";
+    EXPECT_LE(as_count(v, "flit_cycles"), 700u * 8) << "more than a full buffer (8 flits) for the whole window";
 }
 
 // Off by default: no new file, no new block, and the other files are the same
@@ -277,13 +272,13 @@ TEST(RouterStats, AFrozenDeadlockCountsToTheCycleLimit) {
     ASSERT_TRUE(r.exited && r.exit_code == 3) << r.describe();
     vcs[fast] = read_file(out / "vcs.csv");
     for (const auto& v : csv_rows(out / "vcs.csv")) {
-      const uint64_t flit_cycles = num(v, "flit_cycles");
+      const uint64_t flit_cycles = as_count(v, "flit_cycles");
       if (v.at("input") == "injection") {
         EXPECT_EQ(flit_cycles, 9997u) << "router " << v.at("router");
-        EXPECT_EQ(num(v, "vc_alloc_stall_cycles"), 0u);
-      } else if (num(v, "port") == 1) {  // the "-" side: flits travelling "+" arrive here
+        EXPECT_EQ(as_count(v, "vc_alloc_stall_cycles"), 0u);
+      } else if (as_count(v, "port") == 1) {  // the "-" side: flits travelling "+" arrive here
         EXPECT_EQ(flit_cycles, 9997u) << "router " << v.at("router");
-        EXPECT_EQ(num(v, "vc_alloc_stall_cycles"), 4997u) << "router " << v.at("router");
+        EXPECT_EQ(as_count(v, "vc_alloc_stall_cycles"), 4997u) << "router " << v.at("router");
       } else {
         EXPECT_EQ(flit_cycles, 0u);
       }
@@ -318,7 +313,7 @@ TEST(RouterStats, OneFlitWormsObeyLittlesLawExactly) {
     size_t delivered = 0;
     for (const auto& m : csv_rows(tmp / name / "messages.csv")) {
       ASSERT_FALSE(m.at("delivered").empty());
-      in_network += num(m, "delivered") - num(m, "inject");
+      in_network += as_count(m, "delivered") - as_count(m, "inject");
       ++delivered;
     }
     ASSERT_GT(delivered, 500u);

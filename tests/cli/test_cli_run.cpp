@@ -32,11 +32,6 @@ std::vector<std::string> csv_fields(const std::string& line) {
   return f;
 }
 
-json load_json(const fs::path& p) {
-  const std::string text = read_file(p);
-  return json::parse(text);  // throws (and fails the test) on bad JSON
-}
-
 // Checks that a CSV file has the header and `rows` data rows, each as wide as the header.
 void expect_csv(const fs::path& p, const std::string& header, size_t rows) {
   const auto ls = lines(read_file(p));

@@ -50,7 +50,7 @@ std::vector<std::map<std::string, std::string>> curve_rows(const fs::path& file)
   return rows;
 }
 
-double num(const std::map<std::string, std::string>& row, const std::string& col) { return std::stod(row.at(col)); }
+double as_double(const std::map<std::string, std::string>& row, const std::string& col) { return std::stod(row.at(col)); }
 
 Result saturate(const TempDir& tmp, const std::string& name, const std::vector<std::string>& extra,
                 const std::string& config = kConfig) {
@@ -60,15 +60,6 @@ Result saturate(const TempDir& tmp, const std::string& name, const std::vector<s
 }
 
 // Mean distance between two distinct nodes of a k x k mesh.
-double mean_mesh_distance(int k) {
-  double sum = 0;
-  long pairs = 0;
-  for (int a = 0; a < k * k; ++a)
-    for (int b = 0; b < k * k; ++b)
-      if (a != b) sum += std::abs(a % k - b % k) + std::abs(a / k - b / k), ++pairs;
-  return sum / static_cast<double>(pairs);
-}
-
 // The shipped search on an 8x8 mesh, checked against theory: uniform traffic
 // cannot be accepted above the channel load of the mesh's middle cut,
 // 4/k x (N-1)/N flits/node/cycle (the pattern never sends to itself); the
@@ -109,20 +100,20 @@ TEST(Saturate, BracketsTheSaturationBelowTheChannelLoadBound) {
   const std::map<std::string, std::string>* last = &rows.back();
   for (size_t i = 0; i < rows.size(); ++i) {
     if (i > 0) {
-      EXPECT_LT(num(rows[i - 1], "rate"), num(rows[i], "rate"));  // by rate, no repeats
+      EXPECT_LT(as_double(rows[i - 1], "rate"), as_double(rows[i], "rate"));  // by rate, no repeats
     }
-    if (num(rows[i], "rate") == lo) below = &rows[i];
-    if (num(rows[i], "rate") == hi) above = &rows[i];
+    if (as_double(rows[i], "rate") == lo) below = &rows[i];
+    if (as_double(rows[i], "rate") == hi) above = &rows[i];
     // Below saturation the network accepts what is offered.
-    if (num(rows[i], "rate") <= lo) {
+    if (as_double(rows[i], "rate") <= lo) {
       EXPECT_EQ(rows[i].at("saturated"), "0") << rows[i].at("rate");
-      EXPECT_NEAR(num(rows[i], "accepted"), num(rows[i], "offered"), 0.05 * num(rows[i], "offered"));
+      EXPECT_NEAR(as_double(rows[i], "accepted"), as_double(rows[i], "offered"), 0.05 * as_double(rows[i], "offered"));
     }
   }
   ASSERT_TRUE(below && above);
   EXPECT_EQ(above->at("saturated"), "1");
   EXPECT_EQ(above->at("fired"), sat.at("fired").get<std::string>());
-  EXPECT_NEAR(num(*below, "accepted"), throughput, 1e-6);
+  EXPECT_NEAR(as_double(*below, "accepted"), throughput, 1e-6);
   // Past saturation accepted flattens while offered keeps rising: over the
   // runs that could not drain, offered spans more than a factor 3 (the curve
   // goes to 1.5 x the saturation rate, the high bound to 1 flit/node/cycle),
@@ -133,15 +124,15 @@ TEST(Saturate, BracketsTheSaturationBelowTheChannelLoadBound) {
     if (row.at("status") != "saturated") continue;
     ++deep;
     EXPECT_EQ(row.at("saturated"), "1");
-    offered_min = std::min(offered_min, num(row, "offered")), offered_max = std::max(offered_max, num(row, "offered"));
-    accepted_min = std::min(accepted_min, num(row, "accepted")), accepted_max = std::max(accepted_max, num(row, "accepted"));
+    offered_min = std::min(offered_min, as_double(row, "offered")), offered_max = std::max(offered_max, as_double(row, "offered"));
+    accepted_min = std::min(accepted_min, as_double(row, "accepted")), accepted_max = std::max(accepted_max, as_double(row, "accepted"));
   }
   EXPECT_GE(deep, 3);
   EXPECT_GT(offered_max, 3 * offered_min);
   EXPECT_LT(accepted_max, 1.05 * accepted_min);
   EXPECT_GT(accepted_min, throughput);
   EXPECT_LT(accepted_max, 1.15 * throughput);
-  EXPECT_LT(num(*last, "accepted"), 0.5 * num(*last, "offered"));
+  EXPECT_LT(as_double(*last, "accepted"), 0.5 * as_double(*last, "offered"));
 
   // The outputs are one set; the runs' folders are gone (no --keep-runs).
   for (const char* f : {"curve.csv", "curve.svg"}) {
@@ -180,7 +171,7 @@ TEST(Saturate, SameBytesWhateverTheParallelism) {
   for (const auto& row : rows) {
     const fs::path run = tmp / "a" / "runs" / ("rate-" + row.at("rate"));
     ASSERT_TRUE(fs::exists(run / "summary.json")) << run;
-    EXPECT_NEAR(json_of(run / "summary.json").at("load").at("accepted").at("mean").get<double>(), num(row, "accepted"),
+    EXPECT_NEAR(json_of(run / "summary.json").at("load").at("accepted").at("mean").get<double>(), as_double(row, "accepted"),
                 5e-7);  // curve.csv has 6 decimals
   }
   // On a 4x4 mesh the middle cut allows 4/4 x 15/16 < 1 flit/node/cycle.

@@ -27,7 +27,7 @@ const std::string kMesh = "{topology: mesh, dims: [4, 4]}";
 const std::string kLine3 = "{topology: line, dims: [3]}";
 const std::string kLine4 = "{topology: line, dims: [4]}";
 
-const std::vector<BadSchedule>& cases() {
+const std::vector<BadSchedule>& bad_schedules() {
   static const std::vector<BadSchedule> v = {
       {"truncated.json", kMesh, {"error: not valid JSON: ", "parse error at line 6"}},
       {"number_overflow.json", kMesh, {"error: not valid JSON: ", "number overflow parsing '1e999'"}},
@@ -151,11 +151,11 @@ TEST_P(BadScheduleTest, RunReportsLocatedError) {
   EXPECT_FALSE(fs::exists(tmp / "out"));
 }
 
-INSTANTIATE_TEST_SUITE_P(CliBadSchedule, BadScheduleTest, ::testing::ValuesIn(cases()), param_name);
+INSTANTIATE_TEST_SUITE_P(CliBadSchedule, BadScheduleTest, ::testing::ValuesIn(bad_schedules()), param_name);
 
 TEST(CliBadSchedule, CorpusFilesAreAllCovered) {
   std::set<std::string> used;
-  for (const auto& c : cases()) used.insert(c.file);
+  for (const auto& c : bad_schedules()) used.insert(c.file);
   for (const auto& e : fs::directory_iterator(bad_inputs_dir() / "schedules"))
     EXPECT_TRUE(used.count(e.path().filename().string())) << e.path() << " is not used by any test";
 }

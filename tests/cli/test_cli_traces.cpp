@@ -24,7 +24,6 @@ std::string slurp(const std::filesystem::path& p) {
   return os.str();
 }
 
-const std::string kDefault = std::string(WORMSIM_SOURCE_DIR) + "/configs/default.yaml";
 
 TEST(CliTrace, PerfettoTraceHasSlicesFlowsMarkersAndCounters) {
   TempDir tmp;

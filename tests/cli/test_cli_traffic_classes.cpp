@@ -63,7 +63,9 @@ TEST(CliTrafficClasses, AListOfOneClassIsThePlainForm) {
     const json plain = run_summary(tmp, kTwoClasses, "plain", {"traffic={" + keys + ", " + phases + "}"});
     const json listed = run_summary(tmp, kTwoClasses, "listed", {"traffic={" + phases + ", classes: [{" + keys + "}]}"});
     for (const std::string& f : output_files()) {
-      if (f != "summary.json") EXPECT_TRUE(read_file(tmp / "plain" / f) == read_file(tmp / "listed" / f)) << f;
+      if (f != "summary.json") {
+        EXPECT_TRUE(read_file(tmp / "plain" / f) == read_file(tmp / "listed" / f)) << f;
+      }
     }
     json a = plain, b = listed;
     for (json* j : {&a, &b}) j->erase("config");

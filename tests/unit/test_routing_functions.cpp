@@ -117,7 +117,9 @@ TEST(DimensionOrderRouting, WalkingTheFunctionGivesTheComputedRoute) {
   const auto f = make_routing("dimension-order", t, 2);
   for (int s = 0; s < 16; ++s)
     for (int d = 0; d < 16; ++d)
-      if (s != d) ASSERT_EQ(f->route(s, d).links, dimension_order_route(t, s, d).links);
+      if (s != d) {
+        ASSERT_EQ(f->route(s, d).links, dimension_order_route(t, s, d).links);
+      }
 }
 
 TEST(DimensionOrderRouting, OrderChangesWhichDimensionGoesFirst) {
