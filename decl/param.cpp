@@ -34,7 +34,7 @@ std::string spoken_list(const std::vector<std::string>& items) {
   return s;
 }
 
-std::vector<const ParamSection*>& registry() {
+std::vector<const ParamSection*>& param_registry() {
   static std::vector<const ParamSection*> sections;
   return sections;
 }
@@ -105,12 +105,12 @@ const ParamDecl* ParamSection::find(const std::string& k) const {
 }
 
 bool register_param_section(const ParamSection& section) {
-  registry().push_back(&section);
+  param_registry().push_back(&section);
   return true;
 }
 
 std::vector<const ParamSection*> param_sections() {
-  std::vector<const ParamSection*> all = registry();
+  std::vector<const ParamSection*> all = param_registry();
   // Start-up registration runs in link order: sort, so listings do not depend on it.
   std::stable_sort(all.begin(), all.end(), [](const ParamSection* a, const ParamSection* b) {
     if (a->order != b->order) return a->order < b->order;

@@ -8,7 +8,7 @@ namespace wormsim {
 
 namespace {
 
-std::vector<const StatTable*>& registry() {
+std::vector<const StatTable*>& stat_registry() {
   static std::vector<const StatTable*> tables;
   return tables;
 }
@@ -48,12 +48,12 @@ const StatDecl* StatTable::find(const std::string& name) const {
 }
 
 bool register_stat_table(const StatTable& table) {
-  registry().push_back(&table);
+  stat_registry().push_back(&table);
   return true;
 }
 
 std::vector<const StatTable*> stat_tables() {
-  std::vector<const StatTable*> all = registry();
+  std::vector<const StatTable*> all = stat_registry();
   std::stable_sort(all.begin(), all.end(), [](const StatTable* a, const StatTable* b) {
     return a->order != b->order ? a->order < b->order : a->where() < b->where();
   });
@@ -61,7 +61,7 @@ std::vector<const StatTable*> stat_tables() {
 }
 
 const StatTable* find_stat_table(const std::string& file, const std::string& block) {
-  for (const StatTable* t : registry())
+  for (const StatTable* t : stat_registry())
     if (t->file == file && t->block == block) return t;
   return nullptr;
 }

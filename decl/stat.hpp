@@ -15,6 +15,10 @@ namespace wormsim {
 
 enum class StatType { Integer, Number, Text, Boolean };
 std::string to_string(StatType type);
+// One letter each, for the tables of columns (`using namespace stat_type_letters;`).
+namespace stat_type_letters {
+constexpr StatType I = StatType::Integer, N = StatType::Number, T = StatType::Text, B = StatType::Boolean;
+}
 
 struct StatDecl {
   std::string name;  // column name, or dotted path inside a summary.json block ("latency.p99")

@@ -8,18 +8,13 @@
 #include "models/express_worms.hpp"
 #include "models/flit_transfer.hpp"
 #include "models/network_interface.hpp"
+#include "models/port_bits.hpp"
 #include "models/router_move.hpp"
 
 namespace wormsim {
 
 namespace {
 constexpr size_t align8(size_t n) { return (n + 7) & ~size_t{7}; }
-constexpr uint64_t bit(int i) { return uint64_t{1} << i; }
-// Index of the first set bit of `mask` at or after `from`, wrapping around (mask != 0, from < 64).
-int first_set_from(uint64_t mask, int from) {
-  const uint64_t later = mask & (~uint64_t{0} << from);
-  return __builtin_ctzll(later ? later : mask);
-}
 }  // namespace
 
 Router::Router(int node, int link_ports, const RouterEndpoints& endpoints, SimContext* ctx, std::byte* arena)

@@ -22,17 +22,10 @@
 #include "models/flit_transfer.hpp"
 #include "models/limits.hpp"
 #include "models/router.hpp"
+#include "models/port_bits.hpp"
 #include "models/router_move.hpp"
 
 namespace wormsim {
-
-namespace {
-constexpr uint64_t bit(int i) { return uint64_t{1} << i; }
-int first_set_from(uint64_t mask, int from) {
-  const uint64_t later = mask & (~uint64_t{0} << from);
-  return __builtin_ctzll(later ? later : mask);
-}
-}  // namespace
 
 // The head's visit: its branches, none held yet.
 void Router::look_up_branches(int in_vc, const Flit& head) {

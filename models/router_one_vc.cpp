@@ -13,13 +13,10 @@
 // (CliRun.FastPathsChangeNothing) compares it with the general step, which a
 // run with run.fast_paths: false takes.
 #include "models/router.hpp"
+#include "models/port_bits.hpp"
 #include "models/router_move.hpp"
 
 namespace wormsim {
-
-namespace {
-constexpr uint64_t bit(int i) { return uint64_t{1} << i; }
-}  // namespace
 
 void Router::step_one_vc(uint64_t now) {
   allocate_vcs_one_vc(now);

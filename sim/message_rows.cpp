@@ -7,10 +7,6 @@ namespace wormsim {
 
 namespace {
 
-void put_cycle(CsvText& out, uint64_t c) {
-  if (c != kNever) out << c;
-}
-
 // A multidestination worm's links: its tree, breadth first from the source.
 void write_tree_links(CsvText& os, const Topology& topo, const SimContext& ctx, uint32_t id) {
   const MessageRecord& m = ctx.msgs[id];

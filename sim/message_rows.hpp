@@ -14,6 +14,11 @@
 
 namespace wormsim {
 
+// A cycle, or nothing for one that never came (kNever).
+inline void put_cycle(CsvText& out, uint64_t c) {
+  if (c != kNever) out << c;
+}
+
 // Quoted names, each built once: a run names the same endpoints and packets in
 // many rows.
 class QuotedNames {

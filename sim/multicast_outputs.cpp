@@ -9,7 +9,7 @@ namespace wormsim {
 
 namespace {
 
-constexpr StatType I = StatType::Integer, N = StatType::Number;
+using namespace stat_type_letters;
 
 const StatTable kMulticast{
     "summary.json", "multicast", "multidestination worms (hardware multicast) and their copies",

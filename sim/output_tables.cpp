@@ -8,7 +8,7 @@ namespace wormsim {
 
 namespace {
 
-constexpr StatType I = StatType::Integer, N = StatType::Number, T = StatType::Text, B = StatType::Boolean;
+using namespace stat_type_letters;
 
 const StatTable kMetrics{
     "summary.json", "metrics", "the run's figures (the schedule's, when it has one)", "always", 10,

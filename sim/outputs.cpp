@@ -30,10 +30,6 @@ namespace {
 std::string fixed(double v, int digits = 6) { return fixed_text(v, digits); }
 
 
-void put_cycle(CsvText& out, uint64_t c) {
-  if (c != kNever) out << c;
-}
-
 nlohmann::ordered_json load_json(const LoadMetrics& l) {
   return StatBlock(load_stats())
       .set("warmup_cycles", l.warmup)

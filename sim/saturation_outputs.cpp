@@ -17,7 +17,7 @@ using ojson = nlohmann::ordered_json;
 
 namespace {
 
-constexpr StatType I = StatType::Integer, N = StatType::Number, T = StatType::Text, B = StatType::Boolean;
+using namespace stat_type_letters;
 const char* const kPackets = "packets per node per cycle";
 const char* const kFlits = "flits per node per cycle";
 
