@@ -384,7 +384,13 @@ void ExpressWorms::freeze(Worm& w, uint64_t now) {
   ++frozen_;
   ++frozen_total_;
   frozen_cycles_ += w.left - 1;
-  wakes_[w.frozen_until + 1].push_back(w.msg);
+  // The worms frozen in one cycle mostly thaw in one cycle too (messages of one length).
+  const uint64_t wake = w.frozen_until + 1;
+  if (!has_last_wake_ || last_wake_->first != wake) {
+    last_wake_ = wakes_.try_emplace(wake).first;
+    has_last_wake_ = true;
+  }
+  last_wake_->second.push_back(w.msg);
 }
 
 void ExpressWorms::wake_due(uint64_t now) {
@@ -398,9 +404,11 @@ void ExpressWorms::wake_due(uint64_t now) {
       w.awake = true;
       woken_.push_back(worm_of_msg_[msg]);
     }
+    if (has_last_wake_ && last_wake_ == wakes_.begin()) has_last_wake_ = false;
     wakes_.erase(wakes_.begin());
   }
-  std::sort(woken_.begin(), woken_.end());
+  // Already in order but after a thaw by sync, or with worms of several freeze cycles.
+  if (!std::is_sorted(woken_.begin(), woken_.end())) std::sort(woken_.begin(), woken_.end());
   merged_.resize(awake_.size() + woken_.size());
   std::merge(awake_.begin(), awake_.end(), woken_.begin(), woken_.end(), merged_.begin());
   awake_.swap(merged_);

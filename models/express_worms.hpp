@@ -202,6 +202,8 @@ class ExpressWorms {
   // Frozen worms by the cycle they thaw in: their message ids (stable while a
   // worm is dropped and the others move down).
   std::map<uint64_t, std::vector<uint32_t>> wakes_;
+  std::map<uint64_t, std::vector<uint32_t>>::iterator last_wake_;  // freeze's last entry, if has_last_wake_
+  bool has_last_wake_ = false;
   std::vector<uint32_t> woken_, merged_;  // wake_due's scratch
   std::vector<uint32_t> worm_of_msg_;  // per message: its index in worms_, or kNoWorm
   static constexpr uint32_t kNoWorm = 0xffffffffu;
