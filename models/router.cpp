@@ -248,7 +248,8 @@ const std::vector<RouteOutput>& Router::ask_routing(int in_vc, const Flit& head)
 // message's route.
 bool Router::allocate_adaptive(int in_vc, const Flit& head, uint64_t now) {
   int best = -1, best_tier = 0, best_credits = 0;
-  for (const RouteOutput& o : ask_routing(in_vc, head))
+  const std::vector<RouteOutput>& outs = ask_routing(in_vc, head);
+  for (const RouteOutput& o : outs)
     for (int v = o.vc_first; v < o.vc_last; v += o.vc_stride) {
       const int ovc = o.port * vcs_ + v;
       if (out_[ovc].owner != kNoMessage || (ctx_->adaptive_empty_vcs && !out_[ovc].down->empty())) continue;
@@ -258,7 +259,12 @@ bool Router::allocate_adaptive(int in_vc, const Flit& head, uint64_t now) {
       best_tier = o.tier;
       best_credits = credits;
     }
-  if (best < 0) return false;
+  if (best < 0) {
+    // A routing function's answer depends on the query alone: its first output
+    // stays the one the head waits for (allocation_blocker), asked no more.
+    in_[in_vc].want_last = static_cast<int16_t>(outs.front().port * vcs_ + outs.front().vc_first);
+    return false;
+  }
   RouteHop& hop = ctx_->hops[ctx_->msgs[head.msg].route_begin + head.hop];
   hop.port = static_cast<uint16_t>(div_vcs(best));
   hop.vc_class = static_cast<uint8_t>(mod_vcs(best));
@@ -270,15 +276,19 @@ bool Router::allocate_adaptive(int in_vc, const Flit& head, uint64_t now) {
 
 // The worm a head failed to get an output from: the holder of its first
 // candidate, or, when the holder's tail left in this very cycle (after
-// allocation ran), that worm.
+// allocation ran), that worm. An adaptive head's first candidate is kept in
+// want_last once it has failed.
 uint32_t Router::allocation_blocker(int in_vc, const Flit& head) const {
   const InputVC& iv = in_[in_vc];
   int o = iv.want_first >= 0 ? iv.want_first : candidates(in_vc, head).first;
-  if (o == kAskRouting) {
-    const RouteOutput& first = ask_routing(in_vc, head).front();
-    o = first.port * vcs_ + first.vc_first;
-  }
+  if (o == kAskRouting) o = first_adaptive_output(in_vc, head);
   return out_[o].owner != kNoMessage ? out_[o].owner : out_[o].previous;
+}
+
+int Router::first_adaptive_output(int in_vc, const Flit& head) const {
+  if (in_[in_vc].want_last >= 0) return in_[in_vc].want_last;
+  const RouteOutput& first = ask_routing(in_vc, head).front();
+  return first.port * vcs_ + first.vc_first;
 }
 
 // --- switch allocation ------------------------------------------------------

@@ -171,7 +171,8 @@ class Router {
     // The front head's candidate output VCs [want_first, want_last), looked up
     // once: a blocked head retries every cycle, and its message record and
     // route are cold in a big run. kNotLookedUp before that; kAskRouting for a
-    // hop an adaptive routing function chooses (asked on every try).
+    // hop an adaptive routing function chooses (asked on every try; want_last
+    // is then its first output VC once a try has failed, else kAskRouting).
     int16_t want_first = kNotLookedUp, want_last = kNotLookedUp;
   };
   // kFanout: a multidestination worm's head (models/router_fanout.cpp); the
@@ -228,6 +229,8 @@ class Router {
   void port_back_from_express(int ip);
   const std::vector<RouteOutput>& ask_routing(int in_vc, const Flit& head) const;
   uint32_t allocation_blocker(int in_vc, const Flit& head) const;
+  // The output VC the routing function lists first for an adaptive head (kept in want_last once it failed).
+  [[gnu::noinline]] int first_adaptive_output(int in_vc, const Flit& head) const;
   void allocate_switch(uint64_t now);
   // --- multidestination worms (models/router_fanout.cpp) ---
   bool is_fanout(int in_vc) const { return in_[in_vc].want_first == kFanout; }

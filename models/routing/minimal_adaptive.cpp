@@ -33,7 +33,7 @@ class MinimalAdaptive final : public RoutingFunction {
   bool needs_empty_vcs() const override { return true; }
 
   void outputs(const RouteQuery& q, std::vector<RouteOutput>& out) const override {
-    std::vector<Direction> dirs;
+    Directions dirs;
     productive_directions(topo_, q.node, q.dst, dirs);
     for (const Direction& d : dirs) out.push_back({d.port, escape_vcs_, vcs_, 1, 0});
     out.push_back(escape(q.node, q.dst, dirs.front()));

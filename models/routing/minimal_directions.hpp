@@ -2,9 +2,14 @@
 // closer to its destination, and the refusals they have in common.
 #pragma once
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include <boost/container/static_vector.hpp>
+
+#include "models/limits.hpp"
 
 #include "models/routing/routing_function.hpp"
 #include "models/topology_shape.hpp"
@@ -16,15 +21,25 @@ namespace wormsim {
 struct Direction {
   int dim, dir, port;
 };
+// Adaptive functions are asked at every try of a blocked header: their
+// directions live on the stack (a heap block per ask was a tenth of an
+// adaptive run's instructions; docs/performance.md). At most two per dimension
+// of radix 2 or more, of which a network of kMaxNodes routers has at most 24.
+constexpr int kMaxDirections = 2 * 24;
+static_assert(kMaxNodes <= (1LL << (kMaxDirections / 2)));
+using Directions = boost::container::static_vector<Direction, kMaxDirections>;
 
 // Appends the productive hops from `node` towards `dst`, by dimension, "+"
 // before "-". A torus dimension whose two ways round are equally short gives both.
-inline void productive_directions(const Topology& topo, int node, int dst, std::vector<Direction>& out) {
-  for (int d = 0; d < topo.num_dims(); ++d) {
-    const int from = topo.coord(node, d), to = topo.coord(dst, d);
+inline void productive_directions(const Topology& topo, int node, int dst, Directions& out) {
+  // Coordinates dimension by dimension, dimension 0 fastest (Topology::coord), one division each.
+  for (int d = 0, n = node, t = dst; d < topo.num_dims(); ++d) {
+    const int k = topo.radix(d);
+    const int from = n % k, to = t % k;
+    n /= k;
+    t /= k;
     if (from == to) continue;
     if (topo.wraps(d)) {
-      const int k = topo.radix(d);
       const int plus = ((to - from) % k + k) % k, minus = k - plus;
       if (plus <= minus) out.push_back({d, 1, topo.port_for(d, 1)});
       if (minus <= plus) out.push_back({d, -1, topo.port_for(d, -1)});
@@ -82,7 +97,7 @@ namespace wormsim {
 // of a header in place; it never leaves none.
 template <class Keep>
 void turn_model_outputs(const Topology& topo, int vcs, const RouteQuery& q, Keep keep, std::vector<RouteOutput>& out) {
-  std::vector<Direction> dirs;
+  Directions dirs;
   productive_directions(topo, q.node, q.dst, dirs);
   keep(dirs);
   for (const Direction& d : dirs) out.push_back({d.port, 0, vcs, 1, 0});
@@ -90,11 +105,9 @@ void turn_model_outputs(const Topology& topo, int vcs, const RouteQuery& q, Keep
 
 // Keeps only the directions `pred` accepts, if there are any.
 template <class Pred>
-void keep_if_any(std::vector<Direction>& dirs, Pred pred) {
-  std::vector<Direction> kept;
-  for (const Direction& d : dirs)
-    if (pred(d)) kept.push_back(d);
-  if (!kept.empty()) dirs.swap(kept);
+void keep_if_any(Directions& dirs, Pred pred) {
+  if (std::none_of(dirs.begin(), dirs.end(), pred)) return;
+  dirs.erase(std::remove_if(dirs.begin(), dirs.end(), [&](const Direction& d) { return !pred(d); }), dirs.end());
 }
 
 }  // namespace wormsim

@@ -12,7 +12,7 @@ class NorthLast final : public RoutingFunction {
   NorthLast(const Topology& topo, const RoutingSetting& s) : RoutingFunction(topo, s.vcs) {}
   bool adaptive() const override { return true; }
   void outputs(const RouteQuery& q, std::vector<RouteOutput>& out) const override {
-    turn_model_outputs(topo_, vcs_, q, [](std::vector<Direction>& dirs) {
+    turn_model_outputs(topo_, vcs_, q, [](Directions& dirs) {
       keep_if_any(dirs, [](const Direction& d) { return !(d.dim == 1 && d.dir > 0); });
     }, out);
   }

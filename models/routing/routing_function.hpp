@@ -64,6 +64,8 @@ class RoutingFunction {
   virtual bool adaptive() const = 0;
   // Appends the allowed outputs for `q`, in preference order (never none: every
   // shipped function is connected). Only minimal outputs for the shipped functions.
+  // The answer depends on `q` alone (never on the network's state or on a count
+  // of calls): the router asks again at every try, and remembers the first output.
   virtual void outputs(const RouteQuery& q, std::vector<RouteOutput>& out) const = 0;
   // The route of a message from src to dst (distinct), into `out` (its storage
   // reused: background traffic asks once per packet). Deterministic functions:

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "models/routing.hpp"
+#include "models/routing/minimal_directions.hpp"
 #include "models/routing/routing_function.hpp"
 #include "tests/thrown_message.hpp"
 
@@ -135,6 +136,49 @@ TEST(DimensionOrderRouting, OrderChangesWhichDimensionGoesFirst) {
 // Which way a port moves a header from `node` (+1/-1), hypercube included.
 int direction(const Topology& t, int node, int port) {
   return t.link_dir(t.link_id(node, port));
+}
+
+// The directions the adaptive functions start from: every link out of the
+// router that brings the header one hop closer, dimension by dimension, "+"
+// before "-" (both ways round on a torus ring whose two ways are equally
+// short), each with its link's dimension and direction; on meshes and tori of
+// unequal radices, whose coordinates the function takes apart itself.
+TEST(MinimalDirections, AreTheLinksOneHopCloserInDimensionOrder) {
+  for (const Topology& t : {mesh({5, 4}), mesh({3, 4, 2}), torus({4, 5}), torus({6, 3, 4}), cube(4)}) {
+    SCOPED_TRACE(t.spec().describe());
+    for (int node = 0; node < t.num_nodes(); ++node)
+      for (int dst = 0; dst < t.num_nodes(); ++dst) {
+        if (node == dst) continue;
+        Directions dirs;
+        productive_directions(t, node, dst, dirs);
+        std::vector<std::pair<int, int>> expected;  // (dimension, port): ports of a dimension "+" first
+        for (int p = 0; p < t.num_ports(); ++p) {
+          const int next = t.neighbor(node, p);
+          if (next >= 0 && t.distance(next, dst) == t.distance(node, dst) - 1) expected.push_back({t.port_dim(p), p});
+        }
+        std::stable_sort(expected.begin(), expected.end(), [&](const auto& a, const auto& b) {
+          return a.first != b.first ? a.first < b.first : direction(t, node, a.second) > direction(t, node, b.second);
+        });
+        ASSERT_EQ(dirs.size(), expected.size()) << node << " -> " << dst;
+        for (size_t i = 0; i < dirs.size(); ++i) {
+          EXPECT_EQ(dirs[i].dim, expected[i].first) << node << " -> " << dst;
+          EXPECT_EQ(dirs[i].port, expected[i].second) << node << " -> " << dst;
+          EXPECT_EQ(dirs[i].dir, direction(t, node, dirs[i].port)) << node << " -> " << dst;
+        }
+      }
+  }
+}
+
+// A turn model's filter keeps the directions its rule allows, in their order,
+// or all of them when it allows none.
+TEST(MinimalDirections, KeepIfAnyKeepsTheAllowedInOrderOrAll) {
+  Directions dirs{{0, 1, 0}, {1, -1, 3}, {2, -1, 5}, {3, 1, 6}};
+  keep_if_any(dirs, [](const Direction& d) { return d.dir > 1; });
+  ASSERT_EQ(dirs.size(), 4u);
+  keep_if_any(dirs, [](const Direction& d) { return d.dir < 0; });
+  ASSERT_EQ(dirs.size(), 2u);
+  EXPECT_EQ(dirs[0].port, 3);
+  EXPECT_EQ(dirs[1].port, 5);
 }
 
 // A rule on two consecutive hops: (dim, dir) into `node`, then (dim, dir) out of it.
