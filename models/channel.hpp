@@ -75,10 +75,13 @@ class FlitQueue {
   }
   // Credits the sender holds at cycle `now`: free slots it has seen freed.
   int credits(uint64_t now) const { return cap_ - count_ - credits_in_flight(now); }
-  // Free slots the sender has not seen freed yet at cycle `now` (credits in flight).
+  // Free slots the sender has not seen freed yet at cycle `now` (credits in
+  // flight). Free slots are seen free at non-decreasing cycles from the tail on
+  // (consistent()), so those still in flight are the last ones: counted from
+  // the end, usually none.
   int credits_in_flight(uint64_t now) const {
     int n = 0;
-    for (uint32_t i = count_; i < cap_; ++i) n += buf_[wrap(head_ + i)].ready > now;
+    for (uint32_t i = cap_; i > count_ && buf_[wrap(head_ + i - 1)].ready > now; --i) ++n;
     return n;
   }
   // --- Steady streaming (models/express_worms.hpp) ---------------------------
