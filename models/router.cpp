@@ -1,6 +1,8 @@
 #include "models/router.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <new>
 #include <stdexcept>
 #include <string>
@@ -247,12 +249,27 @@ const std::vector<RouteOutput>& Router::ask_routing(int in_vc, const Flit& head)
 // buffer (BookSim's wait_for_tail_credit). The hop taken is written into the
 // message's route.
 bool Router::allocate_adaptive(int in_vc, const Flit& head, uint64_t now) {
+  if (in_vc < 64 && (held_tries_ & bit(in_vc))) {
+#ifdef WORMSIM_CHECKED
+    for (const RouteOutput& o : ask_routing(in_vc, head))
+      for (int v = o.vc_first; v < o.vc_last; v += o.vc_stride)
+        if (out_[o.port * vcs_ + v].owner == kNoMessage) {
+          std::fprintf(stderr, "wormsim: invariant broken at cycle %llu: a skipped adaptive try had a free VC\n",
+                       static_cast<unsigned long long>(now));
+          std::abort();
+        }
+#endif
+    return false;
+  }
   int best = -1, best_tier = 0, best_credits = 0;
+  bool all_held = true;
   const std::vector<RouteOutput>& outs = ask_routing(in_vc, head);
   for (const RouteOutput& o : outs)
     for (int v = o.vc_first; v < o.vc_last; v += o.vc_stride) {
       const int ovc = o.port * vcs_ + v;
-      if (out_[ovc].owner != kNoMessage || (ctx_->adaptive_empty_vcs && !out_[ovc].down->empty())) continue;
+      if (out_[ovc].owner != kNoMessage) continue;
+      all_held = false;
+      if (ctx_->adaptive_empty_vcs && !out_[ovc].down->empty()) continue;
       const int credits = out_[ovc].down->credits(now);
       if (best >= 0 && (o.tier > best_tier || (o.tier == best_tier && credits <= best_credits))) continue;
       best = ovc;
@@ -263,6 +280,8 @@ bool Router::allocate_adaptive(int in_vc, const Flit& head, uint64_t now) {
     // A routing function's answer depends on the query alone: its first output
     // stays the one the head waits for (allocation_blocker), asked no more.
     in_[in_vc].want_last = static_cast<int16_t>(outs.front().port * vcs_ + outs.front().vc_first);
+    // Held VCs stay held until this router releases one (give_up_output): tries until then would fail too.
+    if (all_held && in_vc < 64) held_tries_ |= bit(in_vc);
     return false;
   }
   RouteHop& hop = ctx_->hops[ctx_->msgs[head.msg].route_begin + head.hop];

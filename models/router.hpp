@@ -291,6 +291,7 @@ class Router {
     }
     ov.previous = ov.owner;
     ov.owner = kNoMessage;
+    held_tries_ = 0;
   }
   // A head queued right behind the tail that just left `iv` has been waiting for that worm since it was ready.
   void charge_head_behind(const InputVC& iv, const Flit& tail, uint64_t now) {
@@ -361,6 +362,10 @@ class Router {
   uint64_t express_vcs_ = 0;
   uint64_t express_outs_ = 0;
   std::unique_ptr<Fanout[]> fanouts_;  // per input VC, made when the first multidestination head comes
+  // Input VCs (the first 64) whose adaptive head failed its last try with every
+  // candidate output VC held: none is free before this router releases one,
+  // which clears them all, so their tries until then are skipped.
+  uint64_t held_tries_ = 0;
 };
 
 }  // namespace wormsim

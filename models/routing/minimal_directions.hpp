@@ -21,10 +21,10 @@ namespace wormsim {
 struct Direction {
   int dim, dir, port;
 };
-// Adaptive functions are asked at every try of a blocked header: their
-// directions live on the stack (a heap block per ask was a tenth of an
-// adaptive run's instructions; docs/performance.md). At most two per dimension
-// of radix 2 or more, of which a network of kMaxNodes routers has at most 24.
+// Adaptive functions are asked at every try of a blocked header, so their
+// directions live on the stack, not in a heap block per ask (docs/performance.md,
+// "Adaptive routing without heap blocks"): at most two per dimension of radix
+// 2 or more, of which a network of kMaxNodes routers has at most 24.
 constexpr int kMaxDirections = 2 * 24;
 static_assert(kMaxNodes <= (1LL << (kMaxDirections / 2)));
 using Directions = boost::container::static_vector<Direction, kMaxDirections>;
