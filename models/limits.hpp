@@ -21,6 +21,9 @@ constexpr long long kMaxTrafficCycles = 1LL << 40;
 // Messages a generated schedule may hold (total exchange on a hypercube reaches
 // it at d = 12, multinode broadcast at d = 13).
 constexpr long long kMaxGeneratedMessages = 1LL << 25;
+// A schedule's messages, and its steps, over all its repetitions in one run:
+// message ids and step numbers are 32-bit.
+constexpr long long kMaxRunMessages = (1LL << 31) - 1;
 // Seeds and cycle counts: far beyond any run, below the 64-bit overflow of sums of them.
 constexpr long long kMaxCycleCount = 1LL << 62;
 

@@ -83,7 +83,7 @@ Network::Network(sc_core::sc_module_name name, const Topology& topo, const Netwo
   SC_METHOD(tick);
 }
 
-uint32_t Network::add_message(int src, int dst, const Route& route, uint32_t flits, int step) {
+inline uint32_t Network::store_message(int src, int dst, const Route& route, uint32_t flits, int step) {
   MessageRecord m;
   m.src = src;
   m.dst = dst;
@@ -93,7 +93,7 @@ uint32_t Network::add_message(int src, int dst, const Route& route, uint32_t fli
   // All-port ties the injection channel to the first hop, which the router has yet to choose (refused by the config).
   if (route.adaptive() && params_.ports.kind == PortKind::AllPort)
     throw std::invalid_argument("an adaptive routing function cannot run with the all-port model");
-  const bool reuse = step < 0 && !free_msgs_.empty();
+  const bool reuse = !free_msgs_.empty();
   const uint32_t id = reuse ? free_msgs_.back() : static_cast<uint32_t>(ctx_.msgs.size());
   if (reuse) free_msgs_.pop_back();
   if (reuse && m.hops <= hop_capacity_[id]) {
@@ -117,8 +117,28 @@ uint32_t Network::add_message(int src, int dst, const Route& route, uint32_t fli
   } else {
     ctx_.msgs.push_back(m);
   }
-  note_added(id);
   return id;
+}
+
+uint32_t Network::add_message(int src, int dst, const Route& route, uint32_t flits, int step) {
+  const uint32_t slot = store_message(src, dst, route, flits, step);
+  note_added(slot);
+  return slot;
+}
+
+uint64_t Network::reserve_message_ids(uint64_t n) {
+  map_ids();
+  const uint64_t first = added_;
+  added_ += n;
+  return first;
+}
+
+uint32_t Network::add_reserved_message(uint64_t id, int src, int dst, const Route& route, uint32_t flits, int step) {
+  if (!ids_mapped_ || id >= added_) throw std::logic_error("message id " + std::to_string(id) + " was not reserved");
+  const uint32_t slot = store_message(src, dst, route, flits, step);
+  if (slot >= ids_.size()) ids_.resize(slot + 1);
+  ids_[slot] = id;
+  return slot;
 }
 
 uint32_t Network::add_multicast_message(const MulticastWorm& worm, uint32_t flits, int step) {
@@ -197,21 +217,28 @@ size_t Network::source_queue_now() const {
 
 void Network::recycle(uint32_t msg) {
   MessageRecord& m = ctx_.msgs[msg];
-  if (m.step >= 0 || m.delivered == kNever)
-    throw std::logic_error("only a delivered background message can be recycled");
+  // A worm under way still reads its record; a multidestination worm's copies are kept by its id.
+  if (m.free() || m.multicast || (m.release != kNever && m.delivered == kNever))
+    throw std::logic_error("only a delivered or unreleased unicast message can be recycled");
   if (hop_capacity_.empty()) {
     // First recycling: every slot so far holds exactly its route.
     hop_capacity_.resize(ctx_.msgs.size());
     for (size_t i = 0; i < ctx_.msgs.size(); ++i) hop_capacity_[i] = ctx_.msgs[i].hops;
-    ids_.resize(ctx_.msgs.size());
-    for (size_t i = 0; i < ids_.size(); ++i) ids_[i] = i;
   }
+  map_ids();
   m.src = -1;
   free_msgs_.push_back(msg);
 }
 
+void Network::map_ids() {
+  if (ids_mapped_) return;
+  ids_.resize(ctx_.msgs.size());
+  for (size_t i = 0; i < ids_.size(); ++i) ids_[i] = i;
+  ids_mapped_ = true;
+}
+
 void Network::note_added(uint32_t msg) {
-  if (!ids_.empty()) {
+  if (ids_mapped_) {
     if (msg >= ids_.size()) ids_.resize(msg + 1);
     ids_[msg] = added_;
   }

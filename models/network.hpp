@@ -60,14 +60,24 @@ class Network : public sc_core::sc_module {
   // copies reach every destination of `worm`; returns its id. Throws
   // std::invalid_argument if its tree is malformed (encode_multicast_route).
   uint32_t add_multicast_message(const MulticastWorm& worm, uint32_t flits, int step);
-  // Frees the slot of a delivered background message: a later background
-  // message takes its id and, when it fits, its route storage, so a long run's
-  // table holds only the messages under way (sim/message_retirement.hpp).
-  // Schedule messages are never recycled: their ids index the schedule.
+  // Sets the next `n` ids aside for messages added later with
+  // add_reserved_message, in any order; returns the first. Messages added
+  // with add_message take the ids after them.
+  uint64_t reserve_message_ids(uint64_t n);
+  // Registers a message, as add_message, under an id set aside by
+  // reserve_message_ids; returns its table slot.
+  uint32_t add_reserved_message(uint64_t id, int src, int dst, const Route& route, uint32_t flits, int step);
+  // Frees the slot of a delivered message, or of one never released: a later
+  // message takes the slot and, when it fits, its route storage, so that a long
+  // run's table holds only the messages under way (sim/message_retirement.hpp,
+  // sim/schedule_retirement.hpp). A multidestination worm's is never freed.
   void recycle(uint32_t msg);
   // The id the outputs give the message in slot `msg`: the order in which
-  // messages were added (the slot itself until a slot is recycled).
-  uint64_t message_id(uint32_t msg) const { return ids_.empty() ? msg : ids_[msg]; }
+  // messages were added or their ids reserved (the slot itself until a slot is
+  // recycled or an id reserved).
+  uint64_t message_id(uint32_t msg) const { return ids_mapped_ ? ids_[msg] : msg; }
+  // Every slot's id is the slot itself (no slot recycled, no id reserved).
+  bool ids_are_slots() const { return !ids_mapped_; }
   // Messages added so far: the id the next one gets.
   uint64_t messages_added() const { return added_; }
   const RoutingFunction& routing() const { return *routing_; }
@@ -120,8 +130,12 @@ class Network : public sc_core::sc_module {
   bool credits_consistent(uint64_t now) const;
 
  private:
+  // Puts a message in a free slot, or a new one; returns the slot.
+  [[gnu::always_inline]] inline uint32_t store_message(int src, int dst, const Route& route, uint32_t flits, int step);
   // Gives the message just put in slot `msg` the next id.
   void note_added(uint32_t msg);
+  // From now on each slot's id is kept in ids_ (the slot's own until now).
+  void map_ids();
   void tick();
   // Steps cycle cycle_: true when the run goes on (cycle_ is then the next cycle to step), false when it has ended.
   bool step_cycle();
@@ -156,9 +170,10 @@ class Network : public sc_core::sc_module {
   std::vector<VcCounters> vc_counters_;  // output.router_stats: per input VC of every router
   std::vector<int> traced_buffered_;  // per router, flits buffered: only in runs with a VCD trace
   std::vector<TrafficSource*> sources_;
-  std::vector<uint32_t> free_msgs_;      // recycled background slots, reused last-freed first
+  std::vector<uint32_t> free_msgs_;      // recycled slots, reused last-freed first
   std::vector<uint16_t> hop_capacity_;  // per slot, once any slot has been recycled: hops its route storage holds
-  std::vector<uint64_t> ids_;           // per slot, once any slot has been recycled: its message's id
+  std::vector<uint64_t> ids_;           // per slot, once ids_mapped_: its message's id
+  bool ids_mapped_ = false;             // a slot has been recycled or ids reserved
   uint64_t added_ = 0;                  // messages added so far
   RunStatus status_ = RunStatus::Running;
   uint64_t cycle_ = 0;

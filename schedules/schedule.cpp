@@ -13,6 +13,13 @@ int Schedule::find_packet(const std::string& packet_name) const {
   return -1;
 }
 
+bool Schedule::has_multicast() const {
+  for (const auto& step : steps)
+    for (const auto& m : step)
+      if (m.is_multicast()) return true;
+  return false;
+}
+
 size_t Schedule::num_messages() const {
   size_t n = 0;
   for (const auto& s : steps) n += s.size();

@@ -62,6 +62,7 @@ struct Schedule {
   // Index of a packet by name, or -1.
   int find_packet(const std::string& packet_name) const;
   size_t num_messages() const;
+  bool has_multicast() const;
   int message_flits(const ScheduledMessage& m) const { return m.flits > 0 ? m.flits : flits; }
 };
 

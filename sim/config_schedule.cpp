@@ -50,7 +50,8 @@ const ParamSection kRepeatParams{
     {P::integer("count", 1, kMaxRepetitions)
          .by_default(1)
          .in("repetitions")
-         .describe("runs of the whole schedule, each with new messages and the same steps"),
+         .describe("runs of the whole schedule, each with new messages and the same steps; a repetition's message "
+                   "records are recycled once the next has begun (docs/load-studies.md, \"Long runs: memory\")"),
      P::integer("start_cycle", 0, kMaxTrafficCycles)
          .default_is("the window's opening (end of warm-up) with a measurement window, else 0")
          .range("0..2^40")

@@ -29,13 +29,17 @@ uint64_t held_pairs(const Schedule& s) {
 }
 }  // namespace
 
-ScheduleExecutor::ScheduleExecutor(const Schedule& s, Network& net, ExecutionMode mode, uint32_t repetitions)
-    : mode_(mode),
+ScheduleExecutor::ScheduleExecutor(const Schedule& s, Network& net, ExecutionMode mode, uint32_t repetitions,
+                                   bool recycled)
+    : schedule_(s),
+      mode_(mode),
+      recycled_(recycled),
       num_nodes_(net.topology().num_endpoints()),
       log_steps_(spdlog::should_log(spdlog::level::debug)),
       log_worms_(spdlog::should_log(spdlog::level::trace)),
       steps_(s.steps.size()),
       held_(s.packets.size(), static_cast<uint64_t>(num_nodes_), mode == ExecutionMode::Eager ? held_pairs(s) : 0) {
+  if (net.messages_added() != 0) throw std::logic_error("the schedule's messages must be the network's first");
   sends_.resize(num_nodes_);
   next_send_.assign(num_nodes_, 0);
   MulticastPlanner planner(net.topology(), &net.routing(), net.context().vcs);
@@ -46,24 +50,60 @@ ScheduleExecutor::ScheduleExecutor(const Schedule& s, Network& net, ExecutionMod
       for (const auto& m : s.steps[st]) {
         const auto flits = static_cast<uint32_t>(s.message_flits(m));
         if (m.is_multicast()) {
+          if (recycled) throw std::logic_error("multicast messages are never recycled");
           // One message id per worm: a multicast message may take several (docs/multicast.md).
           for (const MulticastWorm& w : planner.plan(m)) add_send(net.add_multicast_message(w, flits, step), m, r);
+          continue;
+        }
+        if (recycled) {
+          add_send(total_, m, r);  // added when its repetition begins
           continue;
         }
         add_send(net.add_message(m.src, m.dst, message_route(net.topology(), net.routing(), m), flits, step), m, r);
       }
     }
   step_first_.push_back(total_);
+  if (recycled) net.reserve_message_ids(total_);
   per_repetition_ = repetitions ? total_ / repetitions : 0;
   step_released_.assign(step_first_.size() - 1, 0);
   step_delivered_.assign(step_first_.size() - 1, 0);
   for (const auto& p : s.packets) origins_.push_back(p.origin);
 }
 
+std::vector<uint32_t> ScheduleExecutor::add_repetition(Network& net, uint32_t r) {
+  std::vector<uint32_t> slots;
+  slots.reserve(per_repetition_);
+  uint64_t id = static_cast<uint64_t>(r) * per_repetition_;
+  for (size_t st = 0; st < steps_; ++st) {
+    const int step = static_cast<int>(r * steps_ + st);
+    for (const auto& m : schedule_.steps[st])
+      slots.push_back(net.add_reserved_message(id++, m.src, m.dst, message_route(net.topology(), net.routing(), m),
+                                               static_cast<uint32_t>(schedule_.message_flits(m)), step));
+  }
+  return slots;
+}
+
+std::vector<uint32_t> ScheduleExecutor::add_unreleased(Network& net, uint32_t r) {
+  if (!recycled_ || r < repetition_) throw std::logic_error("repetition " + std::to_string(r) + " has begun");
+  return add_repetition(net, r);
+}
+
+std::vector<uint32_t> ScheduleExecutor::slots_of(uint32_t r) const {
+  if (recycled_) return r + 1 == repetition_ ? slots_ : std::vector<uint32_t>{};
+  std::vector<uint32_t> slots(per_repetition_);
+  for (uint32_t i = 0; i < per_repetition_; ++i) slots[i] = r * per_repetition_ + i;
+  return slots;
+}
+
 void ScheduleExecutor::begin_repetition(Network& net, uint64_t now) {
   base_ = repetition_ * per_repetition_;
   step_ = repetition_ * steps_;
   rep_end_step_ = step_ + steps_;
+  if (recycled_) {
+    // The one before has ended (repetitions never overlap): its records are done with.
+    if (repetition_ > 0) finished_.push_back(Finished{repetition_ - 1, std::move(slots_)});
+    slots_ = add_repetition(net, repetition_);
+  }
   ++repetition_;
   held_.clear();
   for (size_t p = 0; p < origins_.size(); ++p)
@@ -91,7 +131,7 @@ void ScheduleExecutor::try_release(Network& net, int node, uint64_t when) {
   size_t& next = next_send_[node];
   while (next < sends.size()) {
     const uint32_t id = base_ + sends[next];
-    if (!holds(node, packet_[id]) || !net.can_start(id)) return;
+    if (!holds(node, packet_[sends[next]]) || !net.can_start(slot_of(id))) return;
     release(net, id, when);
     ++released_;
     ++next;
@@ -99,39 +139,40 @@ void ScheduleExecutor::try_release(Network& net, int node, uint64_t when) {
 }
 
 void ScheduleExecutor::after_routers(Network& net, uint64_t now) {
-  // Ids below total_ are the schedule's; later ones belong to other traffic sources.
-  const auto& delivered = net.context().delivered_now;
+  const SimContext& ctx = net.context();
+  const auto& delivered = ctx.delivered_now;
   if (log_steps_)
-    for (uint32_t id : delivered)
-      if (id < total_) note_delivery(net, id, now);
+    for (uint32_t slot : delivered)
+      if (is_mine(ctx, slot)) note_delivery(net, slot, now);
   if (mode_ == ExecutionMode::Barrier) {
     uint32_t mine = 0;
-    for (uint32_t id : delivered) mine += id < total_;
+    for (uint32_t slot : delivered) mine += is_mine(ctx, slot);
     outstanding_ -= mine;
     delivered_ += mine;
     if (mine && outstanding_ == 0) release_barrier_step(net, now);
     return;
   }
   // A multicast worm's copies each hand its packet to their destination as their tail arrives.
-  for (const CopyDelivered& c : net.context().copies_delivered_now) {
-    if (c.msg >= total_) continue;
-    give(c.dst, packet_[c.msg]);
+  for (const CopyDelivered& c : ctx.copies_delivered_now) {
+    if (!is_mine(ctx, c.msg)) continue;
+    give(c.dst, packet_of(net.message_id(c.msg)));
     try_release(net, c.dst, now);
   }
-  for (uint32_t id : delivered) {
-    if (id >= total_) continue;
+  for (uint32_t slot : delivered) {
+    if (!is_mine(ctx, slot)) continue;
+    const MessageRecord& m = ctx.msgs[slot];
     ++delivered_;
-    const MessageRecord& m = net.context().msgs[id];
     if (m.multicast) continue;
-    give(m.dst, packet_[id]);
+    give(m.dst, packet_of(net.message_id(slot)));
     try_release(net, m.dst, now);
   }
 }
 
 void ScheduleExecutor::release(Network& net, uint32_t id, uint64_t when) {
-  net.release(id, when);
+  const uint32_t slot = slot_of(id);
+  net.release(slot, when);
   if (!log_steps_) return;
-  const MessageRecord& m = net.context().msgs[id];
+  const MessageRecord& m = net.context().msgs[slot];
   const size_t step = static_cast<size_t>(m.step);
   if (step_released_[step]++ == 0)
     spdlog::debug("cycle {}: step {} begins ({} messages)", when, step + 1, step_first_[step + 1] - step_first_[step]);
@@ -140,12 +181,12 @@ void ScheduleExecutor::release(Network& net, uint32_t id, uint64_t when) {
                   net.topology().node_name(m.src), net.topology().node_name(m.dst), step + 1, m.flits, m.hops);
 }
 
-void ScheduleExecutor::note_delivery(const Network& net, uint32_t id, uint64_t now) {
-  const MessageRecord& m = net.context().msgs[id];
+void ScheduleExecutor::note_delivery(const Network& net, uint32_t slot, uint64_t now) {
+  const MessageRecord& m = net.context().msgs[slot];
   const size_t step = static_cast<size_t>(m.step);
   if (log_worms_)
-    spdlog::trace("cycle {}: message {} delivered at {}, latency {}", now, id, net.topology().node_name(m.dst),
-                  m.delivered - m.release);
+    spdlog::trace("cycle {}: message {} delivered at {}, latency {}", now, net.message_id(slot),
+                  net.topology().node_name(m.dst), m.delivered - m.release);
   if (++step_delivered_[step] == step_first_[step + 1] - step_first_[step])
     spdlog::debug("cycle {}: step {} complete: all {} messages delivered", now, step + 1, step_delivered_[step]);
 }

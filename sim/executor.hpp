@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "models/sim_context.hpp"
 #include "models/traffic_source.hpp"
 #include "schedules/schedule.hpp"
 #include "sim/held_packets.hpp"
@@ -34,8 +35,13 @@ std::string to_string(ExecutionMode m);
 class ScheduleExecutor : public TrafficSource {
  public:
   // Registers every message of every repetition with the network (message ids
-  // follow schedule order: repetition by repetition, step by step, message by message).
-  ScheduleExecutor(const Schedule& schedule, Network& net, ExecutionMode mode, uint32_t repetitions = 1);
+  // follow schedule order: repetition by repetition, step by step, message by
+  // message). With `recycled`, only the ids are set aside: each repetition's
+  // messages are added when it begins, and a repetition that is over once the
+  // next begins is handed to take_finished(), so that its records can be
+  // retired (sim/schedule_retirement.hpp). Not for multicast messages.
+  ScheduleExecutor(const Schedule& schedule, Network& net, ExecutionMode mode, uint32_t repetitions = 1,
+                   bool recycled = false);
 
   // Starts the first repetition.
   void start(Network& net, uint64_t now) override { begin_repetition(net, now); }
@@ -49,28 +55,59 @@ class ScheduleExecutor : public TrafficSource {
   // Every message of the repetition begun last has been delivered.
   bool repetition_done() const { return delivered_ == repetition_ * per_repetition_; }
   uint32_t messages_per_repetition() const { return per_repetition_; }
+  uint32_t repetitions_begun() const { return repetition_; }
 
   // Id of the first message of each step (plus one past the last).
   const std::vector<uint32_t>& step_offsets() const { return step_first_; }
-  const std::vector<int>& message_packets() const { return packet_; }
+  // The packet the message with id `id` carries.
+  int packet_of(uint64_t id) const {
+    return packet_[static_cast<size_t>(id < per_repetition_ ? id : id % per_repetition_)];
+  }
+  // The slots of repetition `r`'s messages in the network's table, in id
+  // order; empty once they were handed to take_finished (or never added).
+  std::vector<uint32_t> slots_of(uint32_t r) const;
+
+  // Recycled: the repetitions over since the last call, each with its
+  // messages' slots in id order. Their records are the caller's to retire.
+  struct Finished {
+    uint32_t repetition;
+    std::vector<uint32_t> slots;
+  };
+  std::vector<Finished> take_finished() { return std::move(finished_); }
+  // Recycled: adds the messages of repetition `r`, which never began, without
+  // releasing them; returns their slots in id order.
+  std::vector<uint32_t> add_unreleased(Network& net, uint32_t r);
 
  private:
   // Registers message `id`, of scheduled message `m` in repetition `repetition`.
   [[gnu::always_inline]] void add_send(uint32_t id, const ScheduledMessage& m, uint32_t repetition) {
-    packet_.push_back(m.packet);
-    if (repetition == 0) sends_[m.src].push_back(id);
+    if (repetition == 0) {
+      packet_.push_back(m.packet);
+      sends_[m.src].push_back(id);
+    }
     ++total_;
   }
+  // Adds the messages of repetition `r`, with their reserved ids; returns their slots.
+  std::vector<uint32_t> add_repetition(Network& net, uint32_t r);
+  // Whether the message in table slot `slot` is the schedule's (other traffic
+  // sources' messages have no step; without recycling they come after ours).
+  bool is_mine(const SimContext& ctx, uint32_t slot) const {
+    return recycled_ ? ctx.msgs[slot].step >= 0 : slot < total_;
+  }
+  // The table slot of the current repetition's message `id`.
+  uint32_t slot_of(uint32_t id) const { return recycled_ ? slots_[id - base_] : id; }
   void release_barrier_step(Network& net, uint64_t now);
   void try_release(Network& net, int node, uint64_t when);
   // Releases a message, logging step starts (debug) and the message (trace).
   void release(Network& net, uint32_t id, uint64_t when);
   // Logs a delivery (trace) and the step it completes (debug).
-  void note_delivery(const Network& net, uint32_t id, uint64_t now);
+  void note_delivery(const Network& net, uint32_t slot, uint64_t now);
   bool holds(int node, int packet) const { return held_.holds(node, packet); }
   void give(int node, int packet) { held_.give(node, packet); }
 
+  const Schedule& schedule_;
   ExecutionMode mode_;
+  bool recycled_;
   int num_nodes_;
   bool log_steps_, log_worms_;  // --log-level debug / trace, read once
   std::vector<uint32_t> step_released_, step_delivered_;
@@ -79,8 +116,11 @@ class ScheduleExecutor : public TrafficSource {
   uint32_t repetition_ = 0;  // repetitions begun
   size_t steps_ = 0;         // per repetition
   std::vector<uint32_t> step_first_;
-  std::vector<int> packet_;  // per message
+  std::vector<int> packet_;   // per message of a repetition
   std::vector<int> origins_;  // per packet of the schedule: its origin node, or -1
+  // recycled
+  std::vector<uint32_t> slots_;          // the current repetition's, by message
+  std::vector<Finished> finished_;       // over, and not yet taken
   // barrier
   size_t step_ = 0, rep_end_step_ = 0;  // the next step to release; the end of the repetition's steps
   uint32_t outstanding_ = 0;

@@ -89,8 +89,29 @@ void MessageTally::merge_background(const MessageTally& retired) {
   background_.delivered += retired.background_.delivered;
   background_.flits_delivered += retired.background_.flits_delivered;
   background_latency_.merge(retired.background_latency_);
-  if (scheduled_) return;
-  const Figures& from = retired.main_;
+  if (!scheduled_) merge_main(retired.main_);
+}
+
+void MessageTally::merge_scheduled(const MessageTally& retired) {
+  last_any_ = std::max(last_any_, retired.last_any_);
+  merge_main(retired.main_);
+  for (size_t s = 0; s < steps_.size() && s < retired.steps_.size(); ++s) {
+    StepMetrics& into = steps_[s];
+    const StepMetrics& from = retired.steps_[s];
+    into.messages += from.messages;
+    into.delivered += from.delivered;
+    into.start = std::min(into.start, from.start);
+    into.end = std::max(into.end, from.end);
+    into.max_latency = std::max(into.max_latency, from.max_latency);
+    into.max_zero_load = std::max(into.max_zero_load, from.max_zero_load);
+    into.tcd += from.tcd;
+    merge(into.step_contention, from.step_contention);
+    merge(into.depth_contention, from.depth_contention);
+    step_latency_sum_[s] += retired.step_latency_sum_[s];
+  }
+}
+
+void MessageTally::merge_main(const Figures& from) {
   main_.messages += from.messages;
   main_.delivered += from.delivered;
   main_.tcd += from.tcd;
@@ -129,16 +150,18 @@ void MessageTally::finish(RunMetrics& r) const {
   r.background.latency = background_latency_.stats();
 }
 
-RunMetrics compute_metrics(const Network& net, int num_steps, const MessageTally* retired, bool hops) {
+RunMetrics compute_metrics(const Network& net, int num_steps, const MessageTally* retired, bool hops,
+                           const MessageTally* retired_schedule) {
   const SimContext& ctx = net.context();
   RunMetrics r;
   r.status = to_string(net.status());
-  bool scheduled = false;
-  for (const MessageRecord& m : ctx.msgs) scheduled = scheduled || m.step >= 0;
+  bool scheduled = retired_schedule && retired_schedule->messages() > 0;
+  for (const MessageRecord& m : ctx.msgs) scheduled = scheduled || (!m.free() && m.step >= 0);
   MessageTally tally(num_steps, scheduled, hops);
   for (const MessageRecord& m : ctx.msgs)
     if (!m.free()) tally.add(ctx, m);
   if (retired) tally.merge_background(*retired);
+  if (retired_schedule) tally.merge_scheduled(*retired_schedule);
   tally.finish(r);
   const bool complete = r.status == "completed";
   r.completion = complete ? tally.last_delivery() : std::max(tally.last_delivery(), net.cycle());

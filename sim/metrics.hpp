@@ -73,6 +73,9 @@ class MessageTally {
   void add(const SimContext& ctx, const MessageRecord& m);
   // Adds a tally of background messages kept with scheduled = false.
   void merge_background(const MessageTally& retired);
+  // Adds a tally of schedule messages alone, kept with the same steps.
+  void merge_scheduled(const MessageTally& retired);
+  int64_t messages() const { return main_.messages; }
   // Completes `r` (status and link figures are the caller's).
   void finish(RunMetrics& r) const;
   uint64_t last_delivery() const { return main_.last; }   // of a message counted in the main figures
@@ -85,6 +88,8 @@ class MessageTally {
     LatencyHistogram latency, hops;
     uint64_t last = 0;
   };
+  void merge_main(const Figures& from);
+
   std::vector<StepMetrics> steps_;
   std::vector<uint64_t> step_latency_sum_;
   bool scheduled_;
@@ -112,7 +117,9 @@ MessageView view_message(const SimContext& ctx, const MessageRecord& m);
 // background traffic is summarised apart; otherwise they are the background's.
 // Link figures always count every flit.
 // `retired`: background messages retired during the run (their slots reused).
-// `hops`: fill RunMetrics::hops (output.router_stats).
-RunMetrics compute_metrics(const Network& net, int num_steps, const MessageTally* retired = nullptr, bool hops = false);
+// `hops`: fill RunMetrics::hops (output.router_stats). `retired_schedule`:
+// schedule messages retired during the run (sim/schedule_retirement.hpp).
+RunMetrics compute_metrics(const Network& net, int num_steps, const MessageTally* retired = nullptr, bool hops = false,
+                           const MessageTally* retired_schedule = nullptr);
 
 }  // namespace wormsim

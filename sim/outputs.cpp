@@ -1,5 +1,6 @@
 #include "sim/outputs.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -13,11 +14,13 @@
 #include "sim/class_outputs.hpp"
 #include "sim/config_echo.hpp"
 #include "sim/csv_text.hpp"
+#include "sim/executor.hpp"
 #include "sim/message_rows.hpp"
 #include "sim/output_tables.hpp"
 #include "sim/streamed_message_rows.hpp"
 #include "sim/multicast_outputs.hpp"
 #include "sim/repetition_outputs.hpp"
+#include "sim/schedule_retirement.hpp"
 #include "sim/warmup_outputs.hpp"
 #include "sim/version.hpp"
 
@@ -189,29 +192,50 @@ bool listed(const RunReport& rep, const MessageRecord& m) {
   return !m.free() && (m.step >= 0 || (rep.config->background_rows && !rep.streamed_rows));
 }
 
-// The messages.csv rows the message table gives, in id order.
+// Calls visit(slot) for each listed message of the table, in id order (the
+// order of the slots, unless slots were recycled or ids set aside).
+template <typename Visit>
+void for_each_listed(const RunReport& rep, Visit visit) {
+  const Network& net = *rep.network;
+  const auto& msgs = net.context().msgs;
+  if (net.ids_are_slots()) {
+    for (size_t slot = 0; slot < msgs.size(); ++slot)
+      if (listed(rep, msgs[slot])) visit(static_cast<uint32_t>(slot));
+    return;
+  }
+  std::vector<std::pair<uint64_t, uint32_t>> by_id;  // (id, slot)
+  for (size_t slot = 0; slot < msgs.size(); ++slot)
+    if (listed(rep, msgs[slot])) by_id.emplace_back(net.message_id(static_cast<uint32_t>(slot)), slot);
+  std::sort(by_id.begin(), by_id.end());
+  for (const auto& [id, slot] : by_id) visit(slot);
+}
+
+// The messages.csv rows of the listed messages, in id order: those of the
+// repetitions retired during the run, the table's, those never begun.
 void write_table_message_rows(CsvText& os, const RunReport& rep) {
   const Network& net = *rep.network;
   const SimContext& ctx = net.context();
   QuotedNames names(net.topology(), *rep.schedule);
-  const auto& offsets = *rep.step_offsets;
-  for (size_t slot = 0; slot < ctx.msgs.size(); ++slot) {
+  const auto& offsets = rep.executor->step_offsets();
+  if (rep.retired_schedule) rep.retired_schedule->copy_rows_before(os, false);
+  for_each_listed(rep, [&](uint32_t slot) {
     const MessageRecord& m = ctx.msgs[slot];
-    if (!listed(rep, m)) continue;
+    const uint64_t id = net.message_id(slot);
     // Background messages (step -1) come after the schedule's and carry no named packet.
     const bool scheduled = m.step >= 0;
-    write_message_row(os, names, ctx, net.message_id(static_cast<uint32_t>(slot)), m,
-                      scheduled ? static_cast<int64_t>(slot - offsets[m.step]) : -1,
-                      scheduled ? (*rep.message_packets)[slot] : -1);
-  }
+    write_message_row(os, names, ctx, id, m, scheduled ? static_cast<int64_t>(id - offsets[m.step]) : -1,
+                      scheduled ? rep.executor->packet_of(id) : -1);
+  });
+  if (rep.retired_schedule) rep.retired_schedule->copy_rows_after(os, false);
 }
 
 void write_table_route_rows(CsvText& os, const RunReport& rep) {
   const Network& net = *rep.network;
-  const SimContext& ctx = net.context();
-  for (size_t slot = 0; slot < ctx.msgs.size(); ++slot)
-    if (listed(rep, ctx.msgs[slot]))
-      write_route_row(os, net.topology(), ctx, static_cast<uint32_t>(slot), net.message_id(static_cast<uint32_t>(slot)));
+  if (rep.retired_schedule) rep.retired_schedule->copy_rows_before(os, true);
+  for_each_listed(rep, [&](uint32_t slot) {
+    write_route_row(os, net.topology(), net.context(), slot, net.message_id(slot));
+  });
+  if (rep.retired_schedule) rep.retired_schedule->copy_rows_after(os, true);
 }
 }  // namespace
 

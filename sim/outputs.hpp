@@ -20,6 +20,8 @@
 
 namespace wormsim {
 
+class ScheduleExecutor;
+class ScheduleRetirement;
 class StreamedMessageRows;
 
 struct HostTiming {
@@ -38,12 +40,14 @@ struct RunReport {
   const Config* config = nullptr;
   const Schedule* schedule = nullptr;
   const Network* network = nullptr;
-  const std::vector<int>* message_packets = nullptr;  // per message id
-  const std::vector<uint32_t>* step_offsets = nullptr;
+  const ScheduleExecutor* executor = nullptr;  // the schedule's message ids: steps and packets
   const std::vector<OutputFile>* outputs = nullptr;  // the rest of the set, for the manifest
   // The background's rows of messages.csv and routes.csv, written as the run
   // went (null: every row comes from the message table).
   StreamedMessageRows* streamed_rows = nullptr;
+  // The rows of the schedule's repetitions retired as the run went (null: every
+  // schedule row comes from the message table).
+  const ScheduleRetirement* retired_schedule = nullptr;
   RunMetrics metrics;
   // Network::buffers_consistent() once the run ended (a walk over every router: taken once).
   bool buffers_consistent = false;

@@ -9,27 +9,25 @@ namespace wormsim {
 
 namespace {
 
-RepetitionRow repetition_row(const SimContext& ctx, uint32_t r, const RepetitionTimes& times, uint32_t per_repetition) {
+RepetitionRow repetition_row(const SimContext& ctx, const std::vector<uint32_t>& slots) {
   RepetitionRow row;
-  row.repetition = r;
-  row.times = times;
-  const size_t first = static_cast<size_t>(r) * per_repetition;
-  for (size_t id = first; id < first + per_repetition; ++id) {
-    const MessageRecord& m = ctx.msgs[id];
-    const MessageView v = view_message(ctx, m);
-    ++row.messages;
-    row.step_contention.add(m.stall_step);
-    row.depth_contention.add(m.stall_depth);
-    row.background_contention.add(m.stall_background);
-    if (m.inject != kNever) row.port_wait.add(v.port_wait);
-    if (!v.delivered) continue;
-    ++row.delivered;
-    row.max_latency = std::max(row.max_latency, v.latency);
-  }
+  for (uint32_t slot : slots) count_repetition_message(row, ctx, ctx.msgs[slot]);
   return row;
 }
 
 }  // namespace
+
+void count_repetition_message(RepetitionRow& row, const SimContext& ctx, const MessageRecord& m) {
+  const MessageView v = view_message(ctx, m);
+  ++row.messages;
+  row.step_contention.add(m.stall_step);
+  row.depth_contention.add(m.stall_depth);
+  row.background_contention.add(m.stall_background);
+  if (m.inject != kNever) row.port_wait.add(v.port_wait);
+  if (!v.delivered) return;
+  ++row.delivered;
+  row.max_latency = std::max(row.max_latency, v.latency);
+}
 
 Distribution distribution(const std::vector<uint64_t>& v) {
   Distribution d;
@@ -49,13 +47,16 @@ Distribution distribution(const std::vector<uint64_t>& v) {
 }
 
 RepetitionMetrics compute_repetition_metrics(const Network& net, const RepeatedSchedule& repeated,
-                                             uint32_t per_repetition) {
+                                             const ScheduleExecutor& exec, const RetiredRepetitions* retired) {
   RepetitionMetrics out;
   out.spec = repeated.spec();
   std::vector<uint64_t> completion, step, depth, background;
   const auto& times = repeated.times();
   for (uint32_t r = 0; r < times.size(); ++r) {
-    RepetitionRow row = repetition_row(net.context(), r, times[r], per_repetition);
+    const RepetitionRow* kept = retired && r < retired->size() && (*retired)[r] ? &*(*retired)[r] : nullptr;
+    RepetitionRow row = kept ? *kept : repetition_row(net.context(), exec.slots_of(r));
+    row.repetition = r;
+    row.times = times[r];
     if (row.times.start != kNever) ++out.started;
     if (row.late()) ++out.late;
     if (row.completed()) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "models/network.hpp"
@@ -40,8 +41,14 @@ struct RepetitionMetrics {
   Distribution completion, step_contention, depth_contention, background_contention;
 };
 
-// `per_repetition`: messages of one repetition (repetition r has ids r * per_repetition ...).
+// Counts message `m` of a repetition into its row.
+void count_repetition_message(RepetitionRow& row, const SimContext& ctx, const MessageRecord& m);
+
+// Per repetition, the counts of one whose records were retired during the run
+// (sim/schedule_retirement.hpp); the others' records are in the table.
+using RetiredRepetitions = std::vector<std::optional<RepetitionRow>>;
+
 RepetitionMetrics compute_repetition_metrics(const Network& net, const RepeatedSchedule& repeated,
-                                             uint32_t per_repetition);
+                                             const ScheduleExecutor& exec, const RetiredRepetitions* retired);
 
 }  // namespace wormsim

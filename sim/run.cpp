@@ -38,6 +38,7 @@
 #include "sim/repetitions.hpp"
 #include "sim/multicast_checks.hpp"
 #include "sim/run_memory.hpp"
+#include "sim/schedule_retirement.hpp"
 #include "sim/version.hpp"
 #include "sim/timeline_trace.hpp"
 
@@ -91,6 +92,14 @@ bool generate_from_config(const Config& cfg, const Topology& topo, Schedule& out
   return true;
 }
 
+// Whether a repeated schedule's repetitions give their records back once over
+// (sim/schedule_retirement.hpp): with several, but for a trace (its timeline
+// names every message), and for a schedule with multicast messages (whose
+// worms keep their copies' records).
+bool retires_repetitions(const Config& cfg, const Schedule& schedule) {
+  return cfg.has_schedule && cfg.repeat.count > 1 && cfg.trace == "none" && !schedule.has_multicast();
+}
+
 // Warnings about settings that are legal but probably not what the user wants.
 std::vector<std::string> setting_warnings(const Config& cfg) {
   std::vector<std::string> w;
@@ -108,8 +117,8 @@ std::vector<std::string> setting_warnings(const Config& cfg) {
 // Throws MemoryRefused when a run's estimated memory (sim/run_memory.hpp)
 // exceeds kMemoryFraction of the machine. `messages` is a guess before the
 // schedule exists (one per node, as for a broadcast) and exact after.
-void require_run_memory(const Config& cfg, size_t messages, size_t hops) {
-  const MemoryEstimate need = run_estimate(cfg, messages, hops);
+void require_run_memory(const Config& cfg, size_t messages, size_t hops, size_t steps = 0) {
+  const MemoryEstimate need = run_estimate(cfg, messages, hops, steps);
   spdlog::info("estimated memory {:.1f} MiB", need.total() / (1 << 20));
   require_memory(need, cfg.path);
 }
@@ -258,7 +267,17 @@ int load_run_inputs(const RunOptions& opts, RunInputs& in) {
         if (!m.is_multicast()) hops += distance(m.src, m.dst);
         else for (int d : m.dsts()) hops += distance(m.src, d);  // covers a multicast worm's route entries
       }
-    require_run_memory(cfg, in.schedule.num_messages() * cfg.repeat.count, hops * cfg.repeat.count);
+    // Message ids and step numbers of every repetition are 32-bit.
+    const uint64_t run_messages = static_cast<uint64_t>(in.schedule.num_messages()) * cfg.repeat.count;
+    const uint64_t run_steps = static_cast<uint64_t>(in.schedule.steps.size()) * cfg.repeat.count;
+    if (run_messages > static_cast<uint64_t>(kMaxRunMessages) || run_steps > static_cast<uint64_t>(kMaxRunMessages))
+      throw ConfigError(cfg.path + ": schedule.repeat.count: " + std::to_string(cfg.repeat.count) + " repetitions of " +
+                        std::to_string(in.schedule.num_messages()) + " messages in " +
+                        std::to_string(in.schedule.steps.size()) + " steps make more than " +
+                        std::to_string(kMaxRunMessages) + " messages or steps in one run");
+    // Retired repetitions leave the table: it holds two at most (sim/schedule_retirement.hpp).
+    const size_t held = retires_repetitions(cfg, in.schedule) ? 2 : cfg.repeat.count;
+    require_run_memory(cfg, in.schedule.num_messages() * held, hops * held, run_steps);
   } catch (const ConfigError& e) {
     std::cerr << "error: " << e.what() << "\n";
     return kExitInputError;
@@ -354,7 +373,8 @@ int run_loaded(const RunOptions& opts, RunInputs& in, std::chrono::steady_clock:
   // quadratic in their number (seconds for 64k modules), and the process exits
   // as soon as the outputs are written (sim/main.cpp).
   Network& net = built ? *built : *new Network("network", topo, network_params(cfg));
-  ScheduleExecutor exec(schedule, net, cfg.mode, cfg.repeat.count);
+  const bool retire_schedule = retires_repetitions(cfg, schedule);
+  ScheduleExecutor exec(schedule, net, cfg.mode, cfg.repeat.count, retire_schedule);
   std::unique_ptr<BackgroundTraffic> background;
   if (cfg.has_traffic) background = std::make_unique<BackgroundTraffic>(background_specs(cfg), topo);
   RepeatedSchedule repeated(cfg.repeat, exec, background.get());
@@ -382,6 +402,17 @@ int run_loaded(const RunOptions& opts, RunInputs& in, std::chrono::steady_clock:
     retirement = std::make_unique<MessageRetirement>(topo.num_endpoints(), window.get(), cfg.router_stats,
                                                      cfg.classes_given ? cfg.classes.size() : 0, streamed_rows.get());
   }
+  std::unique_ptr<ScheduleRetirement> retired_schedule;
+  if (retire_schedule) {
+    try {
+      retired_schedule = std::make_unique<ScheduleRetirement>(
+          *outputs, net, exec, schedule, static_cast<int>(schedule.steps.size() * cfg.repeat.count), cfg.router_stats,
+          cfg.repeat.count);
+    } catch (const std::exception& e) {
+      std::cerr << "error: " << e.what() << "\n";
+      return kExitInputError;
+    }
+  }
   std::unique_ptr<ProgressLog> progress;
   if (opts.progress_seconds > 0 && spdlog::should_log(spdlog::level::info)) {
     progress = std::make_unique<ProgressLog>(cfg.has_schedule ? schedule.num_messages() * cfg.repeat.count : 0,
@@ -389,6 +420,7 @@ int run_loaded(const RunOptions& opts, RunInputs& in, std::chrono::steady_clock:
     net.add_traffic(progress.get());
   }
   if (retirement) net.add_traffic(retirement.get());
+  if (retired_schedule) net.add_traffic(retired_schedule.get());
   if (cfg.router_stats) net.count_vc_statistics();
   report.host.elaboration_seconds = seconds_since(t_elab);
   spdlog::info("elaborated {} ({} routers, {} links) in {:.3f} s ({:.3f} s CPU)", topo.spec().describe(),
@@ -425,8 +457,13 @@ int run_loaded(const RunOptions& opts, RunInputs& in, std::chrono::steady_clock:
   report.config = &cfg;
   report.schedule = &schedule;
   report.network = &net;
-  report.message_packets = &exec.message_packets();
-  report.step_offsets = &exec.step_offsets();
+  report.executor = &exec;
+  if (retired_schedule) {
+    retired_schedule->finish(net);
+    report.retired_schedule = retired_schedule.get();
+    spdlog::info("{} of the {} repetitions of the schedule gave their records back as the run went",
+                 retired_schedule->retired_during_run(), cfg.repeat.count);
+  }
   if (streamed_rows) {
     streamed_rows->finish();
     report.streamed_rows = streamed_rows.get();
@@ -435,7 +472,8 @@ int run_loaded(const RunOptions& opts, RunInputs& in, std::chrono::steady_clock:
                    streamed_rows->late());
   }
   report.metrics = compute_metrics(net, static_cast<int>(schedule.steps.size() * cfg.repeat.count),
-                                   retirement ? &retirement->retired() : nullptr, cfg.router_stats);
+                                   retirement ? &retirement->retired() : nullptr, cfg.router_stats,
+                                   retired_schedule ? &retired_schedule->retired() : nullptr);
   report.buffers_consistent = net.buffers_consistent();
   if (window)
     report.load = compute_load_metrics(net, *window, retirement ? retirement->retired_in_window() : nullptr,
@@ -455,7 +493,9 @@ int run_loaded(const RunOptions& opts, RunInputs& in, std::chrono::steady_clock:
   }
   if (cfg.router_stats)
     report.router_stats = compute_router_stats(net, report.metrics, window.get(), report.load ? &*report.load : nullptr);
-  if (cfg.repeat.reported) report.repetitions = compute_repetition_metrics(net, repeated, exec.messages_per_repetition());
+  if (cfg.repeat.reported)
+    report.repetitions = compute_repetition_metrics(net, repeated, exec,
+                                                    retired_schedule ? &retired_schedule->repetitions() : nullptr);
   report.host.wall_seconds = seconds_since(t0);
   report.host.peak_rss_mib = peak_rss_mib();
   spdlog::info("computed the metrics in {:.3f} s ({:.3f} s CPU)", seconds_since(t_sim) - report.host.simulation_seconds,
@@ -464,6 +504,7 @@ int run_loaded(const RunOptions& opts, RunInputs& in, std::chrono::steady_clock:
   try {
     // Before the old set is touched: a disk that filled while rows were streamed leaves it as it was.
     if (streamed_rows) streamed_rows->throw_if_failed();
+    if (retired_schedule) retired_schedule->throw_if_failed();
     outputs->begin();
     write_csv_outputs(*outputs, report);
     if (vcd) write_vcd_trace(*outputs, vcd, vcd_tmp + ".vcd");

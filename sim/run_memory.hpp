@@ -13,7 +13,9 @@
 namespace wormsim {
 
 // `messages` is a guess before the schedule exists (one per node, as for a
-// broadcast) and exact after; `hops` is the schedule's total route length (0 if unknown).
-MemoryEstimate run_estimate(const Config& cfg, size_t messages, size_t hops);
+// broadcast) and exact after: those the table holds at once; `hops` is their
+// total route length (0 if unknown); `steps` the run's steps, every
+// repetition's (0 if unknown): each has its own figures to the end.
+MemoryEstimate run_estimate(const Config& cfg, size_t messages, size_t hops, size_t steps = 0);
 
 }  // namespace wormsim

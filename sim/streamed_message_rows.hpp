@@ -9,8 +9,10 @@
 // than that (a starved packet can wait for most of a run) is passed over: the
 // place where its rows belong is noted, they go to a file of late rows once it
 // is delivered, and they are copied into their place at the end. The background rows go to spill files in the output folder; the
-// schedule's messages (ids 0..S-1, all added before the run) keep their
-// records and their rows are written at the end, before the spilled ones. A
+// schedule's messages (ids 0..S-1, every repetition's, set aside before the
+// run) are written at the end, before the spilled ones: from their records,
+// and from the spill files of the repetitions retired as the run went
+// (sim/schedule_retirement.hpp). A
 // run of background traffic alone, with no late message, has its spill file
 // renamed into place.
 #pragma once

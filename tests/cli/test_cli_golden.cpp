@@ -117,6 +117,12 @@ const std::vector<GoldenCase>& golden_cases() {
        set({"traffic.warmup_cycles=auto", "traffic.warmup_sample_cycles=300", "traffic.warmup_tolerance=0.08",
             "traffic.measure_cycles=3000", "schedule={algorithm: umesh, source: [0, 0], flits: 12}",
             "schedule.repeat={count: 4, gap_cycles: 100}"})},
+      // Repetitions whose records are recycled as the run goes (sim/schedule_retirement.hpp), due more often
+      // than one lasts: each starts late, in the cycle the one before completes.
+      {"mesh_eye_repeated_periodic",
+       "configs/default.yaml",
+       set({"schedule={algorithm: eye, source: eye, mode: eager, flits: 10, repeat: {count: 25, period_cycles: 45}}",
+            "network.dims=[8,8]", "network.vcs=2", "network.buffer_flits=3"})},
       {"load_8x8_saturated",
        "configs/load_8x8_uniform.yaml",
        set({"traffic.rate=0.08", "traffic.warmup_cycles=500", "traffic.measure_cycles=1000",

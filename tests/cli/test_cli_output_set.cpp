@@ -122,25 +122,38 @@ TEST(OutputSet, AFullDiskLeavesNoOldSummaryBesideNewFiles) {
     EXPECT_EQ(e.path().filename().string().find(".tmp"), std::string::npos) << e.path();
 }
 
-// The background's rows go to disk while the run goes (sim/streamed_message_rows.hpp):
+// The background's rows go to disk while the run goes (sim/streamed_message_rows.hpp),
+// and so do a repeated schedule's retired repetitions' (sim/schedule_retirement.hpp):
 // a disk that fills then stops the run with the file named, leaves the old set
 // as it was and no spill file behind.
 TEST(OutputSet, AFullDiskWhileRowsAreStreamedStopsTheRun) {
-  TempDir tmp;
-  EXPECT_EXIT_CODE(run_wormsim(run_args(tmp / "o", {}), tmp.path()), 0);
-  const std::string old_summary = read_file(tmp / "o" / "summary.json");
-  RunControl full;
-  full.file_size_limit = 64 * 1024;  // a few hundred rows: the spill fills long before the run would end
-  const Result r = run_wormsim_with(
-      run_args(tmp / "o", {"traffic={pattern: uniform, rate: 0.05, flits: 4, cycles: 200000}"}),
-      tmp.path(), full);
-  EXPECT_EXIT_CODE(r, 1);
-  EXPECT_CONTAINS(r.err, "background-messages.csv: cannot write: File too large (the background's rows, written as the "
-                         "run goes; the run was stopped at cycle ");
-  EXPECT_EQ(read_file(tmp / "o" / "summary.json"), old_summary);
-  EXPECT_EQ(set_state(tmp / "o"), "consistent");
-  for (const auto& e : fs::directory_iterator(tmp / "o"))
-    EXPECT_EQ(e.path().filename().string().find(".tmp"), std::string::npos) << e.path();
+  struct Case {
+    std::string set, error;
+  };
+  // A few hundred rows (some forty repetitions): the spill fills long before the run would end.
+  const std::vector<Case> cases = {
+      {"traffic={pattern: uniform, rate: 0.05, flits: 4, cycles: 200000}",
+       "background-messages.csv: cannot write: File too large (the background's rows, written as the run goes; the "
+       "run was stopped at cycle "},
+      {"schedule.repeat={count: 100000, gap_cycles: 5}",
+       "retired-messages.csv: cannot write: File too large (the rows of a repetition of the schedule, written as the "
+       "run goes; the run was stopped at cycle "},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.set);
+    TempDir tmp;
+    EXPECT_EXIT_CODE(run_wormsim(run_args(tmp / "o", {}), tmp.path()), 0);
+    const std::string old_summary = read_file(tmp / "o" / "summary.json");
+    RunControl full;
+    full.file_size_limit = 64 * 1024;
+    const Result r = run_wormsim_with(run_args(tmp / "o", {c.set}), tmp.path(), full);
+    EXPECT_EXIT_CODE(r, 1);
+    EXPECT_CONTAINS(r.err, c.error);
+    EXPECT_EQ(read_file(tmp / "o" / "summary.json"), old_summary);
+    EXPECT_EQ(set_state(tmp / "o"), "consistent");
+    for (const auto& e : fs::directory_iterator(tmp / "o"))
+      EXPECT_EQ(e.path().filename().string().find(".tmp"), std::string::npos) << e.path();
+  }
 }
 
 // Killed at any moment, a run leaves either the old set, its own complete set,

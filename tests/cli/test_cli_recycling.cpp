@@ -241,3 +241,143 @@ TEST(Recycling, ATraceWithTheScheduleRowsOnly) {
   EXPECT_NE(bad.err.find("output.messages"), std::string::npos) << bad.err;
   EXPECT_NE(bad.err.find("all"), std::string::npos) << bad.err;
 }
+
+// The repetitions of a repeated schedule give their records back once the
+// next has begun (sim/schedule_retirement.hpp): the figures and the files must
+// be those of a run that keeps every record (a traced one), with or without
+// the fast paths, whether the run completes, stops at a cycle limit with
+// repetitions it never began, or has background traffic beside it.
+TEST(Recycling, RepetitionsGiveTheFiguresOfARunThatKeepsEveryRecord) {
+  struct Case {
+    std::vector<std::string> args;
+    int exit_code;
+  };
+  const std::vector<Case> cases = {
+      // Back to back in barrier mode, alone (router statistics: route lengths folded too).
+      {{kDefault, "--set", "schedule.repeat={count: 30, gap_cycles: 3}", "--set", "output.router_stats=true"}, 0},
+      // Periodic in eager mode on a larger mesh, some repetitions late.
+      {{kDefault, "--set",
+        "schedule={algorithm: eye, source: eye, mode: eager, flits: 12, repeat: {count: 12, period_cycles: 40}}",
+        "--set", "network.dims=[8,8]"},
+       0},
+      // Stopped by a cycle limit: one repetition under way, eighteen never begun (listed after it).
+      {{kDefault, "--set", "schedule.repeat={count: 30, gap_cycles: 3}", "--set", "run.max_cycles=500"}, 3},
+      // The same beside background traffic, whose rows are streamed too, and periodic.
+      {{kDefault, "--set", "schedule.repeat={count: 30, period_cycles: 50}", "--set", "run.max_cycles=700", "--set",
+        "traffic={pattern: uniform, rate: 0.05, flits: 6, cycles: 2000}"},
+       3},
+      // A deadlock after 21 repetitions were retired: its worms named by their ids, not their slots.
+      {{kDefault, "--set", "network.topology=torus", "--set", "network.dims=[4,4]", "--set", "network.vcs=1", "--set",
+        "network.allow_deadlock=true", "--set",
+        "schedule={algorithm: binomial, source: 0, mode: eager, repeat: {count: 400, gap_cycles: 0}}", "--set",
+        "traffic={pattern: uniform, rate: 0.02, cycles: 20000}", "--set", "run.watchdog_cycles=300"},
+       3},
+      // Under a measured load in eager mode, the background's rows not listed.
+      {{kStudy, "--set", "schedule.mode=eager", "--set", "schedule.repeat={count: 15, period_cycles: 60}", "--set",
+        "traffic.rate=0.03", "--set", "output.messages=schedule"},
+       0},
+  };
+  TempDir tmp;
+  for (size_t c = 0; c < cases.size(); ++c) {
+    SCOPED_TRACE("case " + std::to_string(c));
+    // A folder per case: a run leaves the files of an earlier one that it does not write itself.
+    const fs::path dir = tmp / ("case" + std::to_string(c));
+    auto run = [&](const std::string& name, const std::vector<std::string>& settings) {
+      std::vector<std::string> args = {"run"};
+      args.insert(args.end(), cases[c].args.begin(), cases[c].args.end());
+      args.insert(args.end(), {"--set", "output.host_timing=false", "--out", (dir / name).string(), "--quiet",
+                               "--log-level", "info", "--progress", "0"});
+      for (const std::string& s : settings) args.insert(args.end(), {"--set", s});
+      const Result r = run_wormsim(args, tmp.path(), 120);
+      EXPECT_TRUE(r.exited && r.exit_code == cases[c].exit_code) << r.describe();
+      return r;
+    };
+    const Result kept = run("kept", {"output.trace=perfetto"});
+    // The log's error lines (a deadlock's worms), which the recycled runs must repeat.
+    const auto errors = [](const Result& r) {
+      std::string e;
+      for (const std::string& line : lines(r.err))
+        if (line.find("[error]") != std::string::npos) e += line + "\n";
+      return e;
+    };
+    EXPECT_EQ(kept.err.find("gave their records back"), std::string::npos) << "a trace keeps every record";
+    const json kept_summary = summary_without_manifest(dir / "kept");
+    const json kept_files = json::parse(read_file(dir / "kept" / "summary.json")).at("outputs");
+    for (const char* fast : {"true", "false"}) {
+      SCOPED_TRACE(std::string("fast paths ") + fast);
+      const std::string name = std::string("recycled") + fast;
+      const Result r = run(name, {std::string("run.fast_paths=") + fast});
+      // "N of the M repetitions ...": some were retired while the run went.
+      const auto at = r.err.find(" repetitions of the schedule gave their records back as the run went");
+      ASSERT_NE(at, std::string::npos) << r.err;
+      const auto from = r.err.rfind("] ", at) + 2;
+      EXPECT_GT(std::stoi(r.err.substr(from)), 0) << r.err.substr(from, at - from);
+      EXPECT_EQ(summary_without_manifest(dir / name), kept_summary);
+      EXPECT_EQ(errors(r), errors(kept));
+      const json files = json::parse(read_file(dir / name / "summary.json")).at("outputs");
+      size_t compared = 0;
+      for (const auto& e : fs::directory_iterator(dir / "kept")) {
+        const std::string f = e.path().filename().string();
+        if (f == "summary.json" || f == "trace.json" || f[0] == '.') continue;
+        EXPECT_EQ(read_file(dir / name / f), read_file(e.path())) << f;
+        EXPECT_EQ(files.value(f, json()), kept_files.value(f, json())) << f;
+        ++compared;
+      }
+      EXPECT_GE(compared, 5u) << "messages, routes, links, steps, repetitions";
+      EXPECT_EQ(files.size() + 1, kept_files.size()) << "the same files but the trace";
+      for (const auto& e : fs::directory_iterator(dir / name))
+        EXPECT_EQ(e.path().filename().string().find("tmp"), std::string::npos) << "spill files removed: " << e.path();
+    }
+  }
+}
+
+// A repeated schedule's memory holds two repetitions, not every one: ten times
+// the repetitions leave the peak resident memory nearly where it was, and every
+// message is still listed.
+TEST(Recycling, MemoryDoesNotGrowWithRepetitions) {
+  TempDir tmp;
+  auto peak = [&](const std::string& name, const std::string& count) {
+    const Result r = run_wormsim({"run", kDefault, "--set", "network.dims=[16,16]", "--set",
+                                  "schedule={algorithm: eye, source: eye, repeat: {count: " + count +
+                                      ", gap_cycles: 10}}",
+                                  "--out", (tmp / name).string(), "--quiet"},
+                                 tmp.path(), 300);
+    EXPECT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+    const json j = json::parse(read_file(tmp / name / "summary.json"));
+    EXPECT_EQ(j["status"], "completed");
+    return std::make_pair(j["host"]["peak_rss_mib"].get<double>(), j["metrics"]["messages"].get<int64_t>());
+  };
+  const auto [short_rss, short_msgs] = peak("short", "100");
+  const auto [long_rss, long_msgs] = peak("long", "1000");
+  EXPECT_EQ(short_msgs, 255 * 100);
+  EXPECT_EQ(long_msgs, 255 * 1000);
+  EXPECT_EQ(lines(read_file(tmp / "long" / "messages.csv")).size(), static_cast<size_t>(long_msgs) + 1);
+  EXPECT_EQ(lines(read_file(tmp / "long" / "routes.csv")).size(), static_cast<size_t>(long_msgs) + 1);
+  EXPECT_EQ(lines(read_file(tmp / "long" / "repetitions.csv")).size(), 1001u);
+  // Every record kept: about 230k more messages at 350 bytes, some 80 MiB.
+  EXPECT_LT(long_rss, short_rss + 8.0) << "MiB: two repetitions' records at a time (255,000 messages)";
+}
+
+// The memory guard counts the records a run holds at once: a million
+// repetitions of a broadcast pass when they are retired and are refused, naming
+// the key, when a trace keeps them; ids and steps past 32 bits are refused.
+TEST(Recycling, TheMemoryGuardCountsTheRepetitionsHeld) {
+  TempDir tmp;
+  const std::vector<std::string> base = {"config", "check", kDefault, "--set", "network.dims=[16,16]", "--set",
+                                         "schedule={algorithm: eye, source: eye, repeat: {count: 1000000}}"};
+  const Result ok = run_wormsim(base, tmp.path());
+  EXPECT_EXIT_CODE(ok, 0);
+  EXPECT_CONTAINS(ok.out, "255 messages, 1000000 repetitions");
+  std::vector<std::string> traced = base;
+  traced.insert(traced.end(), {"--set", "output.trace=perfetto"});
+  const Result refused = run_wormsim(traced, tmp.path());
+  EXPECT_EXIT_CODE(refused, 1);
+  EXPECT_CONTAINS(refused.err, "schedule.repeat.count: this run needs about");
+  EXPECT_CONTAINS(refused.err, "255000000 messages");
+  const Result too_many = run_wormsim({"config", "check", kDefault, "--set", "network.dims=[128,128]", "--set",
+                                       "schedule={algorithm: eye, source: eye, repeat: {count: 1000000}}"},
+                                      tmp.path());
+  EXPECT_EXIT_CODE(too_many, 1);
+  EXPECT_CONTAINS(too_many.err, "schedule.repeat.count: 1000000 repetitions of 16383 messages in 14 steps make more "
+                                "than 2147483647 messages or steps in one run");
+}
