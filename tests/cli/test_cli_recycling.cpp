@@ -131,7 +131,7 @@ TEST(Recycling, ADeadlockIsFoundAndNamedAsWithEveryRecordKept) {
     std::vector<std::string> args = {"run", kDefault, "--set", "schedule=null", "--set", "network.topology=torus",
                                      "--set", "network.dims=[8,8]", "--set", "network.vcs=1", "--set",
                                      "network.allow_deadlock=true", "--set",
-                                     "traffic={pattern: uniform, rate: 0.02, cycles: 200000}", "--set",
+                                     "traffic={pattern: uniform, rate: 0.02, cycles: 20000}", "--set",
                                      "run.watchdog_cycles=300", "--set", "run.seed=6", "--out", (tmp / name).string(),
                                      "--quiet"};
     if (name == "kept") args.insert(args.end(), {"--trace", "perfetto"});
