@@ -487,6 +487,12 @@ void ExpressWorms::mark_done(Worm& w) {
 // loops a test per cycle until then, and dropping them one at a time cost a
 // pass over the list per tail (docs/performance.md). Their stages go once they
 // are most of the storage.
+void ExpressWorms::release_storage() {
+  if (!worms_.empty()) return;  // a stopped run's worms still in flight: their stages stay readable
+  std::vector<Stage>().swap(stages_);
+  std::vector<Worm>().swap(worms_);
+}
+
 void ExpressWorms::drop_finished() {
   if (done_ == 0 || 8 * done_ < worms_.size()) return;
   size_t kept = 0, live = 0, listed = 0;
@@ -508,10 +514,11 @@ void ExpressWorms::drop_finished() {
   worms_.resize(kept);
   done_ = 0;
   if (kept == 0) {
-    // Nothing in flight (a run's last worm, or a gap between bursts): give a big run's storage back.
-    if (stages_.capacity() > 4096) std::vector<Stage>().swap(stages_);
-    else stages_.clear();
-    if (worms_.capacity() > 4096) std::vector<Worm>().swap(worms_);
+    // Nothing in flight: the storage is kept for the next worms (a gap between
+    // bursts, or between repetitions of a schedule), and given back once the
+    // run is over (release_storage). Freed and grown again at every gap, it
+    // cost a page fault per page each time.
+    stages_.clear();
     return;
   }
   if (stages_.size() < 64 || stages_.size() < 4 * live) return;

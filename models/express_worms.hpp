@@ -108,6 +108,8 @@ class ExpressWorms {
   // Brings every frozen worm to its state at the end of cycle `now` (the run stops).
   void sync(uint64_t now);
   bool empty() const { return worms_.size() == done_; }
+  // Once the run is over, if no worm is left: gives the storage back.
+  void release_storage();
   // Calls fn(router) for the router of every express stage of the worms still
   // in the loop, and the router each feeds (a router may come more than once):
   // the routers whose buffers the loop moves flits in (Network::check_invariants).

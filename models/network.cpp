@@ -373,6 +373,8 @@ void Network::tick() {
       next_trigger(sc_core::sc_time(static_cast<double>(cycle_ - from), sc_core::SC_NS));
       return;
     }
+  // The run is over: what the express loop kept for the next worms serves the outputs instead.
+  express_.release_storage();
 }
 
 bool Network::step_cycle() {
