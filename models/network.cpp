@@ -93,6 +93,7 @@ inline uint32_t Network::store_message(int src, int dst, const Route& route, uin
   // All-port ties the injection channel to the first hop, which the router has yet to choose (refused by the config).
   if (route.adaptive() && params_.ports.kind == PortKind::AllPort)
     throw std::invalid_argument("an adaptive routing function cannot run with the all-port model");
+  if (free_msgs_.empty() && quarantine_head_ < quarantined_.size()) end_quarantine();
   const bool reuse = !free_msgs_.empty();
   const uint32_t id = reuse ? free_msgs_.back() : static_cast<uint32_t>(ctx_.msgs.size());
   if (reuse) free_msgs_.pop_back();
@@ -227,7 +228,28 @@ void Network::recycle(uint32_t msg) {
   }
   map_ids();
   m.src = -1;
-  free_msgs_.push_back(msg);
+  // Routers name the last worm that held an output VC as the blocker of a
+  // head waiting for that VC's credits (Router::charge_stall), and charge the
+  // stall by that worm's step: its record must stay as it was until its last
+  // credits are back, a credit round trip after its tail was ejected.
+  quarantined_.push_back(Quarantined{msg, cycle_ + static_cast<uint64_t>(params_.timing.credit_round_trip()) + 1});
+}
+
+// Frees the slots whose quarantine is over (recycle); once the run is over, every one.
+void Network::end_quarantine() {
+  const bool over = status_ != RunStatus::Running;
+  for (; quarantine_head_ < quarantined_.size(); ++quarantine_head_) {
+    const Quarantined& q = quarantined_[quarantine_head_];
+    if (!over && q.free_from > cycle_) break;
+    free_msgs_.push_back(q.slot);
+  }
+  if (quarantine_head_ == quarantined_.size()) {
+    quarantined_.clear();
+    quarantine_head_ = 0;
+  } else if (quarantine_head_ >= 4096 && 2 * quarantine_head_ >= quarantined_.size()) {
+    quarantined_.erase(quarantined_.begin(), quarantined_.begin() + static_cast<std::ptrdiff_t>(quarantine_head_));
+    quarantine_head_ = 0;
+  }
 }
 
 void Network::map_ids() {

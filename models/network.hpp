@@ -136,6 +136,7 @@ class Network : public sc_core::sc_module {
   void note_added(uint32_t msg);
   // From now on each slot's id is kept in ids_ (the slot's own until now).
   void map_ids();
+  void end_quarantine();
   void tick();
   // Steps cycle cycle_: true when the run goes on (cycle_ is then the next cycle to step), false when it has ended.
   bool step_cycle();
@@ -171,6 +172,12 @@ class Network : public sc_core::sc_module {
   std::vector<int> traced_buffered_;  // per router, flits buffered: only in runs with a VCD trace
   std::vector<TrafficSource*> sources_;
   std::vector<uint32_t> free_msgs_;      // recycled slots, reused last-freed first
+  struct Quarantined {
+    uint32_t slot;
+    uint64_t free_from;  // the cycle from which it may be reused
+  };
+  std::vector<Quarantined> quarantined_;  // recycled slots not yet free, from quarantine_head_ on, in recycling order
+  size_t quarantine_head_ = 0;
   std::vector<uint16_t> hop_capacity_;  // per slot, once any slot has been recycled: hops its route storage holds
   std::vector<uint64_t> ids_;           // per slot, once ids_mapped_: its message's id
   bool ids_mapped_ = false;             // a slot has been recycled or ids reserved

@@ -17,8 +17,9 @@ ProgressLog::ProgressLog(uint64_t messages, uint64_t traffic_end, double interva
     : messages_(messages), traffic_end_(traffic_end), interval_(interval_s), started_(Clock::now()), last_(started_) {}
 
 void ProgressLog::after_routers(Network& net, uint64_t now) {
-  // Schedule messages have the ids below messages_; background ones come after.
-  for (uint32_t id : net.context().delivered_now) ++(id < messages_ ? delivered_ : background_);
+  // Schedule messages have steps; background ones have none (step < 0).
+  const SimContext& ctx = net.context();
+  for (uint32_t slot : ctx.delivered_now) ++(ctx.msgs[slot].step >= 0 ? delivered_ : background_);
   if (++calls_ % kCyclesPerClockRead != 0) return;
   if (Clock::now() - last_ >= interval_) report(now);
 }
