@@ -59,6 +59,10 @@ class ScheduleExecutor : public TrafficSource {
 
   // Id of the first message of each step (plus one past the last).
   const std::vector<uint32_t>& step_offsets() const { return step_first_; }
+  // The index of the message with id `id` within its step (`step`, the run's).
+  int64_t index_in_step(uint64_t id, int step) const {
+    return static_cast<int64_t>(id - step_first_[static_cast<size_t>(step)]);
+  }
   // The packet the message with id `id` carries.
   int packet_of(uint64_t id) const {
     return packet_[static_cast<size_t>(id < per_repetition_ ? id : id % per_repetition_)];

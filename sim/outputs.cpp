@@ -216,15 +216,15 @@ void write_table_message_rows(CsvText& os, const RunReport& rep) {
   const Network& net = *rep.network;
   const SimContext& ctx = net.context();
   QuotedNames names(net.topology(), *rep.schedule);
-  const auto& offsets = rep.executor->step_offsets();
+  const ScheduleExecutor& exec = *rep.executor;
   if (rep.retired_schedule) rep.retired_schedule->copy_rows_before(os, false);
   for_each_listed(rep, [&](uint32_t slot) {
     const MessageRecord& m = ctx.msgs[slot];
     const uint64_t id = net.message_id(slot);
     // Background messages (step -1) come after the schedule's and carry no named packet.
     const bool scheduled = m.step >= 0;
-    write_message_row(os, names, ctx, id, m, scheduled ? static_cast<int64_t>(id - offsets[m.step]) : -1,
-                      scheduled ? rep.executor->packet_of(id) : -1);
+    write_message_row(os, names, ctx, id, m, scheduled ? exec.index_in_step(id, m.step) : -1,
+                      scheduled ? exec.packet_of(id) : -1);
   });
   if (rep.retired_schedule) rep.retired_schedule->copy_rows_after(os, false);
 }

@@ -53,8 +53,8 @@ RepetitionMetrics compute_repetition_metrics(const Network& net, const RepeatedS
   std::vector<uint64_t> completion, step, depth, background;
   const auto& times = repeated.times();
   for (uint32_t r = 0; r < times.size(); ++r) {
-    const RepetitionRow* kept = retired && r < retired->size() && (*retired)[r] ? &*(*retired)[r] : nullptr;
-    RepetitionRow row = kept ? *kept : repetition_row(net.context(), exec.slots_of(r));
+    const bool was_retired = retired && r < retired->size() && (*retired)[r];
+    RepetitionRow row = was_retired ? *(*retired)[r] : repetition_row(net.context(), exec.slots_of(r));
     row.repetition = r;
     row.times = times[r];
     if (row.times.start != kNever) ++out.started;

@@ -43,13 +43,11 @@ void ScheduleRetirement::after_routers(Network& net, uint64_t) {
 void ScheduleRetirement::retire(Network& net, uint32_t r, const std::vector<uint32_t>& slots, Spill& messages,
                                 Spill& routes) {
   const SimContext& ctx = net.context();
-  const auto& offsets = exec_.step_offsets();
   // Every row first: a write error leaves the records where they were.
   for (uint32_t slot : slots) {
     const MessageRecord& m = ctx.msgs[slot];
     const uint64_t id = net.message_id(slot);
-    write_message_row(*messages.text, names_, ctx, id, m, static_cast<int64_t>(id - offsets[m.step]),
-                      exec_.packet_of(id));
+    write_message_row(*messages.text, names_, ctx, id, m, exec_.index_in_step(id, m.step), exec_.packet_of(id));
     write_route_row(*routes.text, net.topology(), ctx, slot, id);
   }
   RepetitionRow& row = rows_[r].emplace();
