@@ -251,13 +251,7 @@ const std::vector<RouteOutput>& Router::ask_routing(int in_vc, const Flit& head)
 bool Router::allocate_adaptive(int in_vc, const Flit& head, uint64_t now) {
   if (in_vc < 64 && (held_tries_ & bit(in_vc))) {
 #ifdef WORMSIM_CHECKED
-    for (const RouteOutput& o : ask_routing(in_vc, head))
-      for (int v = o.vc_first; v < o.vc_last; v += o.vc_stride)
-        if (out_[o.port * vcs_ + v].owner == kNoMessage) {
-          std::fprintf(stderr, "wormsim: invariant broken at cycle %llu: a skipped adaptive try had a free VC\n",
-                       static_cast<unsigned long long>(now));
-          std::abort();
-        }
+    check_skipped_try(in_vc, head, now);
 #endif
     return false;
   }
@@ -279,7 +273,7 @@ bool Router::allocate_adaptive(int in_vc, const Flit& head, uint64_t now) {
   if (best < 0) {
     // A routing function's answer depends on the query alone: its first output
     // stays the one the head waits for (allocation_blocker), asked no more.
-    in_[in_vc].want_last = static_cast<int16_t>(outs.front().port * vcs_ + outs.front().vc_first);
+    in_[in_vc].want_last = static_cast<int16_t>(first_vc_of(outs.front()));
     // Held VCs stay held until this router releases one (give_up_output): tries until then would fail too.
     if (all_held && in_vc < 64) held_tries_ |= bit(in_vc);
     return false;
@@ -306,9 +300,21 @@ uint32_t Router::allocation_blocker(int in_vc, const Flit& head) const {
 
 int Router::first_adaptive_output(int in_vc, const Flit& head) const {
   if (in_[in_vc].want_last >= 0) return in_[in_vc].want_last;
-  const RouteOutput& first = ask_routing(in_vc, head).front();
-  return first.port * vcs_ + first.vc_first;
+  return first_vc_of(ask_routing(in_vc, head).front());
 }
+
+#ifdef WORMSIM_CHECKED
+// A try skipped because every VC it could take was held (held_tries_) must still find them all held.
+void Router::check_skipped_try(int in_vc, const Flit& head, uint64_t now) const {
+  for (const RouteOutput& o : ask_routing(in_vc, head))
+    for (int v = o.vc_first; v < o.vc_last; v += o.vc_stride)
+      if (out_[o.port * vcs_ + v].owner == kNoMessage) {
+        std::fprintf(stderr, "wormsim: invariant broken at cycle %llu: a skipped adaptive try had a free VC\n",
+                     static_cast<unsigned long long>(now));
+        std::abort();
+      }
+}
+#endif
 
 // --- switch allocation ------------------------------------------------------
 

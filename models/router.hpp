@@ -231,6 +231,10 @@ class Router {
   uint32_t allocation_blocker(int in_vc, const Flit& head) const;
   // The output VC the routing function lists first for an adaptive head (kept in want_last once it failed).
   [[gnu::noinline]] int first_adaptive_output(int in_vc, const Flit& head) const;
+  int first_vc_of(const RouteOutput& o) const { return o.port * vcs_ + o.vc_first; }
+#ifdef WORMSIM_CHECKED
+  void check_skipped_try(int in_vc, const Flit& head, uint64_t now) const;
+#endif
   void allocate_switch(uint64_t now);
   // --- multidestination worms (models/router_fanout.cpp) ---
   bool is_fanout(int in_vc) const { return in_[in_vc].want_first == kFanout; }

@@ -309,6 +309,18 @@ double peak_rss_mib() {
   if (getrusage(RUSAGE_SELF, &usage) != 0) return 0.0;
   return static_cast<double>(usage.ru_maxrss) / 1024.0;  // Linux: kilobytes
 }
+
+// Builds what takes files in the output folder; a folder that refuses them is
+// reported as the run's error (nullptr) before anything is simulated.
+template <class T, class... Args>
+std::unique_ptr<T> make_or_report(Args&&... args) {
+  try {
+    return std::make_unique<T>(std::forward<Args>(args)...);
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return nullptr;
+  }
+}
 }  // namespace
 
 NetworkParams network_params(const Config& cfg) {
@@ -360,13 +372,8 @@ int run_loaded(const RunOptions& opts, RunInputs& in, std::chrono::steady_clock:
   }
   // Taken before anything is simulated: an unwritable folder, or one another run
   // is writing to, is refused at once.
-  std::unique_ptr<OutputSet> outputs;
-  try {
-    outputs = std::make_unique<OutputSet>(cfg.out_dir);
-  } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << "\n";
-    return kExitInputError;
-  }
+  const std::unique_ptr<OutputSet> outputs = make_or_report<OutputSet>(cfg.out_dir);
+  if (!outputs) return kExitInputError;
   if (holds_other_config(cfg.out_dir, cfg))
     spdlog::warn("{}: replacing the outputs of a run of another configuration (give --out to keep both)", cfg.out_dir);
   // Deliberately never destroyed: SystemC removes modules one by one, which is
@@ -392,26 +399,19 @@ int run_loaded(const RunOptions& opts, RunInputs& in, std::chrono::steady_clock:
   std::unique_ptr<StreamedMessageRows> streamed_rows;
   std::unique_ptr<MessageRetirement> retirement;
   if (recycles_background(cfg)) {
-    try {
-      if (cfg.background_rows)
-        streamed_rows = std::make_unique<StreamedMessageRows>(*outputs, net, schedule, row_window_for_tests());
-    } catch (const std::exception& e) {
-      std::cerr << "error: " << e.what() << "\n";
-      return kExitInputError;
+    if (cfg.background_rows) {
+      streamed_rows = make_or_report<StreamedMessageRows>(*outputs, net, schedule, row_window_for_tests());
+      if (!streamed_rows) return kExitInputError;
     }
     retirement = std::make_unique<MessageRetirement>(topo.num_endpoints(), window.get(), cfg.router_stats,
                                                      cfg.classes_given ? cfg.classes.size() : 0, streamed_rows.get());
   }
   std::unique_ptr<ScheduleRetirement> retired_schedule;
   if (retire_schedule) {
-    try {
-      retired_schedule = std::make_unique<ScheduleRetirement>(
-          *outputs, net, exec, schedule, static_cast<int>(schedule.steps.size() * cfg.repeat.count), cfg.router_stats,
-          cfg.repeat.count);
-    } catch (const std::exception& e) {
-      std::cerr << "error: " << e.what() << "\n";
-      return kExitInputError;
-    }
+    retired_schedule = make_or_report<ScheduleRetirement>(
+        *outputs, net, exec, schedule, static_cast<int>(schedule.steps.size() * cfg.repeat.count), cfg.router_stats,
+        cfg.repeat.count);
+    if (!retired_schedule) return kExitInputError;
   }
   std::unique_ptr<ProgressLog> progress;
   if (opts.progress_seconds > 0 && spdlog::should_log(spdlog::level::info)) {
