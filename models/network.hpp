@@ -60,6 +60,9 @@ class Network : public sc_core::sc_module {
   // copies reach every destination of `worm`; returns its id. Throws
   // std::invalid_argument if its tree is malformed (encode_multicast_route).
   uint32_t add_multicast_message(const MulticastWorm& worm, uint32_t flits, int step);
+  // Room for `n` more message records, taken at once: a table grown by
+  // doubling touches (and the kernel zeroes) about twice the memory it ends with.
+  void reserve_messages(size_t n) { ctx_.msgs.reserve(ctx_.msgs.size() + n); }
   // Sets the next `n` ids aside for messages added later with
   // add_reserved_message, in any order; returns the first. Messages added
   // with add_message take the ids after them.

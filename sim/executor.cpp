@@ -1,4 +1,5 @@
 #include "sim/executor.hpp"
+#include <algorithm>
 
 #include <spdlog/spdlog.h>
 
@@ -40,8 +41,7 @@ ScheduleExecutor::ScheduleExecutor(const Schedule& s, Network& net, ExecutionMod
       steps_(s.steps.size()),
       held_(s.packets.size(), static_cast<uint64_t>(num_nodes_), mode == ExecutionMode::Eager ? held_pairs(s) : 0) {
   if (net.messages_added() != 0) throw std::logic_error("the schedule's messages must be the network's first");
-  sends_.resize(num_nodes_);
-  next_send_.assign(num_nodes_, 0);
+  if (!recycled) net.reserve_messages(static_cast<size_t>(s.num_messages()) * repetitions);
   MulticastPlanner planner(net.topology(), &net.routing(), net.context().vcs);
   for (uint32_t r = 0; r < repetitions; ++r)
     for (size_t st = 0; st < s.steps.size(); ++st) {
@@ -52,14 +52,15 @@ ScheduleExecutor::ScheduleExecutor(const Schedule& s, Network& net, ExecutionMod
         if (m.is_multicast()) {
           if (recycled) throw std::logic_error("multicast messages are never recycled");
           // One message id per worm: a multicast message may take several (docs/multicast.md).
-          for (const MulticastWorm& w : planner.plan(m)) add_send(net.add_multicast_message(w, flits, step), m, r);
+          for (const MulticastWorm& w : planner.plan(m)) {
+            net.add_multicast_message(w, flits, step);
+            add_send(m, r);
+          }
           continue;
         }
-        if (recycled) {
-          add_send(total_, m, r);  // added when its repetition begins
-          continue;
-        }
-        add_send(net.add_message(m.src, m.dst, message_route(net.topology(), net.routing(), m), flits, step), m, r);
+        // Recycled, a repetition's records are added when it begins.
+        if (!recycled) net.add_message(m.src, m.dst, message_route(net.topology(), net.routing(), m), flits, step);
+        add_send(m, r);
       }
     }
   step_first_.push_back(total_);
@@ -68,6 +69,23 @@ ScheduleExecutor::ScheduleExecutor(const Schedule& s, Network& net, ExecutionMod
   step_released_.assign(step_first_.size() - 1, 0);
   step_delivered_.assign(step_first_.size() - 1, 0);
   for (const auto& p : s.packets) origins_.push_back(p.origin);
+  index_sends();
+}
+
+// Counting sort of the first repetition's messages by sender, ids ascending within each.
+void ScheduleExecutor::index_sends() {
+  send_begin_.assign(static_cast<size_t>(num_nodes_) + 1, 0);
+  for (uint32_t src : sender_) ++send_begin_[src + 1];
+  for (int node = 0; node < num_nodes_; ++node) send_begin_[node + 1] += send_begin_[node];
+  next_send_.assign(send_begin_.begin(), send_begin_.end() - 1);
+  send_ids_.resize(sender_.size());
+  for (uint32_t id = 0; id < sender_.size(); ++id) send_ids_[next_send_[sender_[id]]++] = id;
+  next_send_.assign(send_begin_.begin(), send_begin_.end() - 1);
+  std::vector<uint32_t>().swap(sender_);
+  for (int o : origins_)
+    if (o >= 0) origin_nodes_.push_back(o);
+  std::sort(origin_nodes_.begin(), origin_nodes_.end());
+  origin_nodes_.erase(std::unique(origin_nodes_.begin(), origin_nodes_.end()), origin_nodes_.end());
 }
 
 std::vector<uint32_t> ScheduleExecutor::add_repetition(Network& net, uint32_t r) {
@@ -111,8 +129,9 @@ void ScheduleExecutor::begin_repetition(Network& net, uint64_t now) {
   if (mode_ == ExecutionMode::Barrier) {
     release_barrier_step(net, now);
   } else {
-    next_send_.assign(num_nodes_, 0);
-    for (int node = 0; node < num_nodes_; ++node) try_release(net, node, now);
+    next_send_.assign(send_begin_.begin(), send_begin_.end() - 1);
+    // Only a node that holds a packet can send: at the start, the packets' origins.
+    for (int node : origin_nodes_) try_release(net, node, now);
   }
 }
 
@@ -127,11 +146,11 @@ void ScheduleExecutor::release_barrier_step(Network& net, uint64_t now) {
 }
 
 void ScheduleExecutor::try_release(Network& net, int node, uint64_t when) {
-  auto& sends = sends_[node];
-  size_t& next = next_send_[node];
-  while (next < sends.size()) {
-    const uint32_t id = base_ + sends[next];
-    if (!holds(node, packet_[sends[next]]) || !net.can_start(slot_of(id))) return;
+  uint32_t& next = next_send_[node];
+  for (const uint32_t end = send_begin_[node + 1]; next < end;) {
+    const uint32_t first_rep_id = send_ids_[next];
+    const uint32_t id = base_ + first_rep_id;
+    if (!holds(node, packet_[first_rep_id]) || !net.can_start(slot_of(id))) return;
     release(net, id, when);
     ++released_;
     ++next;

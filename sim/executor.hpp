@@ -83,11 +83,11 @@ class ScheduleExecutor : public TrafficSource {
   std::vector<uint32_t> add_unreleased(Network& net, uint32_t r);
 
  private:
-  // Registers message `id`, of scheduled message `m` in repetition `repetition`.
-  [[gnu::always_inline]] void add_send(uint32_t id, const ScheduledMessage& m, uint32_t repetition) {
+  // Registers the next message id (total_), of scheduled message `m` in repetition `repetition`.
+  [[gnu::always_inline]] void add_send(const ScheduledMessage& m, uint32_t repetition) {
     if (repetition == 0) {
       packet_.push_back(m.packet);
-      sends_[m.src].push_back(id);
+      sender_.push_back(static_cast<uint32_t>(m.src));
     }
     ++total_;
   }
@@ -128,10 +128,15 @@ class ScheduleExecutor : public TrafficSource {
   // barrier
   size_t step_ = 0, rep_end_step_ = 0;  // the next step to release; the end of the repetition's steps
   uint32_t outstanding_ = 0;
-  // eager
-  std::vector<std::vector<uint32_t>> sends_;  // per node, in schedule order: ids of the first repetition
-  uint32_t base_ = 0;                         // id of the current repetition's first message
-  std::vector<size_t> next_send_;
+  // eager: each node's sends, ids of the first repetition in schedule order,
+  // are send_ids_[send_begin_[node], send_begin_[node + 1]) (one array, not a
+  // vector per node: a 2M-node broadcast visits them all)
+  void index_sends();
+  std::vector<uint32_t> sender_;  // per message of a repetition, while the sends are indexed
+  std::vector<uint32_t> send_begin_, send_ids_;
+  std::vector<uint32_t> next_send_;  // per node: its next send, an index into send_ids_
+  std::vector<int> origin_nodes_;    // the nodes that hold a packet as a repetition begins, ascending
+  uint32_t base_ = 0;                // id of the current repetition's first message
   HeldPackets held_;
 };
 
