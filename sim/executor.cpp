@@ -74,13 +74,13 @@ ScheduleExecutor::ScheduleExecutor(const Schedule& s, Network& net, ExecutionMod
 
 // Counting sort of the first repetition's messages by sender, ids ascending within each.
 void ScheduleExecutor::index_sends() {
-  send_begin_.assign(static_cast<size_t>(num_nodes_) + 1, 0);
-  for (uint32_t src : sender_) ++send_begin_[src + 1];
-  for (int node = 0; node < num_nodes_; ++node) send_begin_[node + 1] += send_begin_[node];
-  next_send_.assign(send_begin_.begin(), send_begin_.end() - 1);
-  send_ids_.resize(sender_.size());
-  for (uint32_t id = 0; id < sender_.size(); ++id) send_ids_[next_send_[sender_[id]]++] = id;
-  next_send_.assign(send_begin_.begin(), send_begin_.end() - 1);
+  first_send_.assign(static_cast<size_t>(num_nodes_) + 1, 0);
+  for (uint32_t src : sender_) ++first_send_[src + 1];
+  for (int node = 0; node < num_nodes_; ++node) first_send_[node + 1] += first_send_[node];
+  std::vector<uint32_t> at(first_send_.begin(), first_send_.end() - 1);
+  sends_.resize(sender_.size());
+  for (uint32_t id = 0; id < sender_.size(); ++id) sends_[at[sender_[id]]++] = Send{id, packet_[id]};
+  restart_sends();
   std::vector<uint32_t>().swap(sender_);
   for (int o : origins_)
     if (o >= 0) origin_nodes_.push_back(o);
@@ -129,10 +129,15 @@ void ScheduleExecutor::begin_repetition(Network& net, uint64_t now) {
   if (mode_ == ExecutionMode::Barrier) {
     release_barrier_step(net, now);
   } else {
-    next_send_.assign(send_begin_.begin(), send_begin_.end() - 1);
+    restart_sends();
     // Only a node that holds a packet can send: at the start, the packets' origins.
     for (int node : origin_nodes_) try_release(net, node, now);
   }
+}
+
+void ScheduleExecutor::restart_sends() {
+  next_send_.resize(static_cast<size_t>(num_nodes_));
+  for (int node = 0; node < num_nodes_; ++node) next_send_[node] = NextSend{first_send_[node], first_send_[node + 1]};
 }
 
 // Releases the repetition's next non-empty step.
@@ -146,14 +151,14 @@ void ScheduleExecutor::release_barrier_step(Network& net, uint64_t now) {
 }
 
 void ScheduleExecutor::try_release(Network& net, int node, uint64_t when) {
-  uint32_t& next = next_send_[node];
-  for (const uint32_t end = send_begin_[node + 1]; next < end;) {
-    const uint32_t first_rep_id = send_ids_[next];
-    const uint32_t id = base_ + first_rep_id;
-    if (!holds(node, packet_[first_rep_id]) || !net.can_start(slot_of(id))) return;
+  NextSend& n = next_send_[node];
+  while (n.next < n.end) {
+    const Send& send = sends_[n.next];
+    const uint32_t id = base_ + send.id;
+    if (!holds(node, send.packet) || !net.can_start(slot_of(id))) return;
     release(net, id, when);
     ++released_;
-    ++next;
+    ++n.next;
   }
 }
 

@@ -128,13 +128,22 @@ class ScheduleExecutor : public TrafficSource {
   // barrier
   size_t step_ = 0, rep_end_step_ = 0;  // the next step to release; the end of the repetition's steps
   uint32_t outstanding_ = 0;
-  // eager: each node's sends, ids of the first repetition in schedule order,
-  // are send_ids_[send_begin_[node], send_begin_[node + 1]) (one array, not a
-  // vector per node: a 2M-node broadcast visits them all)
+  // eager: each node's sends, in schedule order, are sends_[first_send_[node],
+  // first_send_[node + 1]): one array, not a vector per node, and what a try
+  // reads side by side, since a 2M-node broadcast's tries each miss the cache
+  struct Send {
+    uint32_t id;     // in the first repetition
+    int32_t packet;  // the packet it carries
+  };
+  struct NextSend {
+    uint32_t next, end;  // the node's next send and the end of its sends, indices into sends_
+  };
   void index_sends();
+  void restart_sends();  // every node at its first send
   std::vector<uint32_t> sender_;  // per message of a repetition, while the sends are indexed
-  std::vector<uint32_t> send_begin_, send_ids_;
-  std::vector<uint32_t> next_send_;  // per node: its next send, an index into send_ids_
+  std::vector<uint32_t> first_send_;
+  std::vector<Send> sends_;
+  std::vector<NextSend> next_send_;  // per node
   std::vector<int> origin_nodes_;    // the nodes that hold a packet as a repetition begins, ascending
   uint32_t base_ = 0;                // id of the current repetition's first message
   HeldPackets held_;
