@@ -1,4 +1,5 @@
 #include "sim/executor.hpp"
+
 #include <algorithm>
 
 #include <spdlog/spdlog.h>
@@ -69,7 +70,8 @@ ScheduleExecutor::ScheduleExecutor(const Schedule& s, Network& net, ExecutionMod
   step_released_.assign(step_first_.size() - 1, 0);
   step_delivered_.assign(step_first_.size() - 1, 0);
   for (const auto& p : s.packets) origins_.push_back(p.origin);
-  index_sends();
+  if (mode_ == ExecutionMode::Eager) index_sends();  // a barrier releases whole steps
+  std::vector<uint32_t>().swap(sender_);
 }
 
 // Counting sort of the first repetition's messages by sender, ids ascending within each.
@@ -81,7 +83,6 @@ void ScheduleExecutor::index_sends() {
   sends_.resize(sender_.size());
   for (uint32_t id = 0; id < sender_.size(); ++id) sends_[at[sender_[id]]++] = Send{id, packet_[id]};
   restart_sends();
-  std::vector<uint32_t>().swap(sender_);
   for (int o : origins_)
     if (o >= 0) origin_nodes_.push_back(o);
   std::sort(origin_nodes_.begin(), origin_nodes_.end());
