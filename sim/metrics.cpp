@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
+#include <utility>
 
 namespace wormsim {
 
@@ -92,25 +94,6 @@ void MessageTally::merge_background(const MessageTally& retired) {
   if (!scheduled_) merge_main(retired.main_);
 }
 
-void MessageTally::merge_scheduled(const MessageTally& retired) {
-  last_any_ = std::max(last_any_, retired.last_any_);
-  merge_main(retired.main_);
-  for (size_t s = 0; s < steps_.size() && s < retired.steps_.size(); ++s) {
-    StepMetrics& into = steps_[s];
-    const StepMetrics& from = retired.steps_[s];
-    into.messages += from.messages;
-    into.delivered += from.delivered;
-    into.start = std::min(into.start, from.start);
-    into.end = std::max(into.end, from.end);
-    into.max_latency = std::max(into.max_latency, from.max_latency);
-    into.max_zero_load = std::max(into.max_zero_load, from.max_zero_load);
-    into.tcd += from.tcd;
-    merge(into.step_contention, from.step_contention);
-    merge(into.depth_contention, from.depth_contention);
-    step_latency_sum_[s] += retired.step_latency_sum_[s];
-  }
-}
-
 void MessageTally::merge_main(const Figures& from) {
   main_.messages += from.messages;
   main_.delivered += from.delivered;
@@ -125,8 +108,8 @@ void MessageTally::merge_main(const Figures& from) {
   main_.last = std::max(main_.last, from.last);
 }
 
-void MessageTally::finish(RunMetrics& r) const {
-  r.steps = steps_;
+void MessageTally::finish(RunMetrics& r) && {
+  r.steps = std::move(steps_);
   for (size_t s = 0; s < r.steps.size(); ++s)
     if (r.steps[s].delivered)
       r.steps[s].mean_latency =
@@ -151,18 +134,22 @@ void MessageTally::finish(RunMetrics& r) const {
 }
 
 RunMetrics compute_metrics(const Network& net, int num_steps, const MessageTally* retired, bool hops,
-                           const MessageTally* retired_schedule) {
+                           MessageTally* retired_schedule) {
   const SimContext& ctx = net.context();
   RunMetrics r;
   r.status = to_string(net.status());
-  bool scheduled = retired_schedule && retired_schedule->messages() > 0;
+  const bool any_retired = retired_schedule && retired_schedule->messages() > 0;
+  bool scheduled = any_retired;
   for (const MessageRecord& m : ctx.msgs) scheduled = scheduled || (!m.free() && m.step >= 0);
-  MessageTally tally(num_steps, scheduled, hops);
+  if (any_retired && (retired_schedule->num_steps() != num_steps || retired_schedule->counts_hops() != hops))
+    throw std::logic_error("the retired schedule messages were tallied with other steps or hop counts");
+  // The figures add up the same in any order: the retired messages' tally
+  // takes the table's in, rather than a second tally of every step.
+  MessageTally tally = any_retired ? std::move(*retired_schedule) : MessageTally(num_steps, scheduled, hops);
   for (const MessageRecord& m : ctx.msgs)
     if (!m.free()) tally.add(ctx, m);
   if (retired) tally.merge_background(*retired);
-  if (retired_schedule) tally.merge_scheduled(*retired_schedule);
-  tally.finish(r);
+  std::move(tally).finish(r);
   const bool complete = r.status == "completed";
   r.completion = complete ? tally.last_delivery() : std::max(tally.last_delivery(), net.cycle());
   r.span = complete ? tally.last_any_delivery() : std::max(tally.last_any_delivery(), net.cycle());

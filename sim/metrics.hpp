@@ -73,11 +73,12 @@ class MessageTally {
   void add(const SimContext& ctx, const MessageRecord& m);
   // Adds a tally of background messages kept with scheduled = false.
   void merge_background(const MessageTally& retired);
-  // Adds a tally of schedule messages alone, kept with the same steps.
-  void merge_scheduled(const MessageTally& retired);
   int64_t messages() const { return main_.messages; }
-  // Completes `r` (status and link figures are the caller's).
-  void finish(RunMetrics& r) const;
+  // Completes `r` (status and link figures are the caller's), moving the
+  // steps' figures into it: a long repeated run has millions of steps.
+  void finish(RunMetrics& r) &&;
+  int num_steps() const { return static_cast<int>(steps_.size()); }
+  bool counts_hops() const { return count_hops_; }
   uint64_t last_delivery() const { return main_.last; }   // of a message counted in the main figures
   uint64_t last_any_delivery() const { return last_any_; }
 
@@ -118,8 +119,10 @@ MessageView view_message(const SimContext& ctx, const MessageRecord& m);
 // Link figures always count every flit.
 // `retired`: background messages retired during the run (their slots reused).
 // `hops`: fill RunMetrics::hops (output.router_stats). `retired_schedule`:
-// schedule messages retired during the run (sim/schedule_retirement.hpp).
+// schedule messages retired during the run (sim/schedule_retirement.hpp),
+// tallied with the same steps and `hops`; the table's messages are folded into
+// it, which leaves it moved from.
 RunMetrics compute_metrics(const Network& net, int num_steps, const MessageTally* retired = nullptr, bool hops = false,
-                           const MessageTally* retired_schedule = nullptr);
+                           MessageTally* retired_schedule = nullptr);
 
 }  // namespace wormsim

@@ -50,7 +50,8 @@ class ScheduleRetirement : public TrafficSource {
   // Throws the first write error as a std::runtime_error, if there was one.
   void throw_if_failed() const;
 
-  const MessageTally& retired() const { return tally_; }
+  // The retired messages' figures; compute_metrics folds the table's into them.
+  MessageTally& retired() { return tally_; }
   // Repetitions retired while the run went (for the log and the tests).
   uint32_t retired_during_run() const { return during_run_; }
   const RetiredRepetitions& repetitions() const { return rows_; }
