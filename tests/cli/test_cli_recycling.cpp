@@ -336,31 +336,42 @@ TEST(Recycling, RepetitionsGiveTheFiguresOfARunThatKeepsEveryRecord) {
   }
 }
 
+namespace {
+
+// An eye broadcast on `dims` repeated `count` times back to back, run to
+// completion into tmp/name; returns its summary.
+json repeated_broadcast(const TempDir& tmp, const std::string& name, const std::string& dims, int count) {
+  const Result r = run_wormsim({"run", kDefault, "--set", "network.dims=" + dims, "--set",
+                                "schedule={algorithm: eye, source: eye, repeat: {count: " + std::to_string(count) +
+                                    ", gap_cycles: 10}}",
+                                "--out", (tmp / name).string(), "--quiet"},
+                               tmp.path(), 300);
+  EXPECT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+  const json j = json::parse(read_file(tmp / name / "summary.json"));
+  EXPECT_EQ(j["status"], "completed");
+  return j;
+}
+
+double peak_rss_mib(const json& summary) { return summary["host"]["peak_rss_mib"].get<double>(); }
+
+}  // namespace
+
 // A repeated schedule's memory holds two repetitions, not every one: ten times
 // the repetitions leave the peak resident memory nearly where it was, and every
 // message is still listed.
 TEST(Recycling, MemoryDoesNotGrowWithRepetitions) {
   TempDir tmp;
-  auto peak = [&](const std::string& name, const std::string& count) {
-    const Result r = run_wormsim({"run", kDefault, "--set", "network.dims=[16,16]", "--set",
-                                  "schedule={algorithm: eye, source: eye, repeat: {count: " + count +
-                                      ", gap_cycles: 10}}",
-                                  "--out", (tmp / name).string(), "--quiet"},
-                                 tmp.path(), 300);
-    EXPECT_TRUE(r.exited && r.exit_code == 0) << r.describe();
-    const json j = json::parse(read_file(tmp / name / "summary.json"));
-    EXPECT_EQ(j["status"], "completed");
-    return std::make_pair(j["host"]["peak_rss_mib"].get<double>(), j["metrics"]["messages"].get<int64_t>());
-  };
-  const auto [short_rss, short_msgs] = peak("short", "100");
-  const auto [long_rss, long_msgs] = peak("long", "1000");
-  EXPECT_EQ(short_msgs, 255 * 100);
+  const json short_run = repeated_broadcast(tmp, "short", "[16,16]", 100);
+  const json long_run = repeated_broadcast(tmp, "long", "[16,16]", 1000);
+  const auto long_msgs = long_run["metrics"]["messages"].get<int64_t>();
+  EXPECT_EQ(short_run["metrics"]["messages"], 255 * 100);
   EXPECT_EQ(long_msgs, 255 * 1000);
   EXPECT_EQ(lines(read_file(tmp / "long" / "messages.csv")).size(), static_cast<size_t>(long_msgs) + 1);
   EXPECT_EQ(lines(read_file(tmp / "long" / "routes.csv")).size(), static_cast<size_t>(long_msgs) + 1);
   EXPECT_EQ(lines(read_file(tmp / "long" / "repetitions.csv")).size(), 1001u);
   // Every record kept: about 230k more messages at 350 bytes, some 80 MiB.
-  EXPECT_LT(long_rss, short_rss + 8.0) << "MiB: two repetitions' records at a time (255,000 messages)";
+  EXPECT_LT(peak_rss_mib(long_run), peak_rss_mib(short_run) + 8.0)
+      << "MiB: two repetitions' records at a time (255,000 messages)";
 }
 
 // What a repeated run still holds per repetition is its figures: each step's
@@ -369,20 +380,11 @@ TEST(Recycling, MemoryDoesNotGrowWithRepetitions) {
 // repetition's row; holding them three times, as before, took about 350.
 TEST(Recycling, MemoryGrowsByEachStepsFiguresOnce) {
   TempDir tmp;
-  auto peak = [&](const std::string& name, int count) {
-    const Result r = run_wormsim({"run", kDefault, "--set", "network.dims=[4,4]", "--set",
-                                  "schedule={algorithm: eye, source: eye, repeat: {count: " + std::to_string(count) +
-                                      ", gap_cycles: 10}}",
-                                  "--out", (tmp / name).string(), "--quiet"},
-                                 tmp.path(), 300);
-    EXPECT_TRUE(r.exited && r.exit_code == 0) << r.describe();
-    const json j = json::parse(read_file(tmp / name / "summary.json"));
-    EXPECT_EQ(j["status"], "completed");
-    EXPECT_EQ(lines(read_file(tmp / name / "steps.csv")).size(), 4u * count + 1);
-    return j["host"]["peak_rss_mib"].get<double>();
-  };
+  const json short_run = repeated_broadcast(tmp, "short", "[4,4]", 5000);
+  const json long_run = repeated_broadcast(tmp, "long", "[4,4]", 45000);
+  EXPECT_EQ(lines(read_file(tmp / "long" / "steps.csv")).size(), 4u * 45000 + 1);
   const double steps = 4.0 * (45000 - 5000);
-  const double grew = (peak("long", 45000) - peak("short", 5000)) * 1024 * 1024;
+  const double grew = (peak_rss_mib(long_run) - peak_rss_mib(short_run)) * 1024 * 1024;
   EXPECT_LT(grew / steps, 290.0) << "bytes per step";
   EXPECT_GT(grew / steps, 40.0) << "bytes per step: a step's row of steps.csv is held to the end";
 }
