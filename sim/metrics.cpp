@@ -149,10 +149,10 @@ RunMetrics compute_metrics(const Network& net, int num_steps, const MessageTally
   for (const MessageRecord& m : ctx.msgs)
     if (!m.free()) tally.add(ctx, m);
   if (retired) tally.merge_background(*retired);
-  std::move(tally).finish(r);
   const bool complete = r.status == "completed";
   r.completion = complete ? tally.last_delivery() : std::max(tally.last_delivery(), net.cycle());
   r.span = complete ? tally.last_any_delivery() : std::max(tally.last_any_delivery(), net.cycle());
+  std::move(tally).finish(r);
   r.links = static_cast<int64_t>(ctx.link_busy.size());
   for (uint64_t b : ctx.link_busy) {
     r.flit_hops += static_cast<int64_t>(b);
