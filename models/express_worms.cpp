@@ -483,16 +483,16 @@ void ExpressWorms::mark_done(Worm& w) {
   worm_of_msg_[w.msg] = kNoWorm;
 }
 
-// Done worms are dropped once they are an eighth of the list: each costs the
-// loops a test per cycle until then, and dropping them one at a time cost a
-// pass over the list per tail (docs/performance.md). Their stages go once they
-// are most of the storage.
 void ExpressWorms::release_storage() {
   if (!worms_.empty()) return;  // a stopped run's worms still in flight: their stages stay readable
   std::vector<Stage>().swap(stages_);
   std::vector<Worm>().swap(worms_);
 }
 
+// Done worms are dropped once they are an eighth of the list: each costs the
+// loops a test per cycle until then, and dropping them one at a time cost a
+// pass over the list per tail (docs/performance.md). Their stages go once they
+// are most of the storage.
 void ExpressWorms::drop_finished() {
   if (done_ == 0 || 8 * done_ < worms_.size()) return;
   size_t kept = 0, live = 0, listed = 0;

@@ -57,8 +57,6 @@ class ScheduleExecutor : public TrafficSource {
   uint32_t messages_per_repetition() const { return per_repetition_; }
   uint32_t repetitions_begun() const { return repetition_; }
 
-  // Id of the first message of each step (plus one past the last).
-  const std::vector<uint32_t>& step_offsets() const { return step_first_; }
   // The index of the message with id `id` within its step (`step`, the run's).
   int64_t index_in_step(uint64_t id, int step) const {
     return static_cast<int64_t>(id - step_first_[static_cast<size_t>(step)]);
