@@ -1,6 +1,7 @@
 #include "sim/executor.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include <spdlog/spdlog.h>
 
@@ -59,7 +60,7 @@ ScheduleExecutor::ScheduleExecutor(const Schedule& s, Network& net, ExecutionMod
           }
           continue;
         }
-        // Recycled, a repetition's records are added when it begins.
+        // Recycled, a message's record is added when it may be sent.
         if (!recycled) net.add_message(m.src, m.dst, message_route(net.topology(), net.routing(), m), flits, step);
         add_send(m, r);
       }
@@ -102,26 +103,62 @@ std::vector<uint32_t> ScheduleExecutor::add_repetition(Network& net, uint32_t r)
   return slots;
 }
 
+void ScheduleExecutor::make_records(Network& net, uint32_t upto) {
+  const uint32_t end = std::min(base_ + per_repetition_, std::max(upto, made_end_ + kMakeAhead));
+  const int first_step = static_cast<int>((repetition_ - 1) * steps_);
+  for (; made_end_ < end; ++made_end_) {
+    const uint32_t k = made_end_ - base_;
+    while (step_first_[made_step_ + 1] <= k) ++made_step_;
+    const ScheduledMessage& m = schedule_.steps[made_step_][k - step_first_[made_step_]];
+    slots_[k] = net.add_reserved_message(made_end_, m.src, m.dst, message_route(net.topology(), net.routing(), m),
+                                         static_cast<uint32_t>(schedule_.message_flits(m)),
+                                         first_step + static_cast<int>(made_step_));
+  }
+}
+
+void ScheduleExecutor::add_unmade(Network& net) {
+  if (recycled_ && repetition_ > 0) make_records(net, base_ + per_repetition_);
+}
+
+void ScheduleExecutor::collect_retirable(const SimContext& ctx) {
+  for (; retire_next_ < made_end_; ++retire_next_) {
+    const uint32_t slot = slots_[retire_next_ - base_];
+    if (ctx.msgs[slot].delivered == kNever) return;
+    retirable_.push_back(slot);
+  }
+}
+
 std::vector<uint32_t> ScheduleExecutor::add_unreleased(Network& net, uint32_t r) {
   if (!recycled_ || r < repetition_) throw std::logic_error("repetition " + std::to_string(r) + " has begun");
   return add_repetition(net, r);
 }
 
 std::vector<uint32_t> ScheduleExecutor::slots_of(uint32_t r) const {
-  if (recycled_) return r + 1 == repetition_ ? slots_ : std::vector<uint32_t>{};
+  if (recycled_) {
+    std::vector<uint32_t> slots;
+    if (r + 1 != repetition_) return slots;
+    for (uint32_t id = retire_next_; id < made_end_; ++id) slots.push_back(slots_[id - base_]);
+    return slots;
+  }
   std::vector<uint32_t> slots(per_repetition_);
   for (uint32_t i = 0; i < per_repetition_; ++i) slots[i] = r * per_repetition_ + i;
   return slots;
 }
 
 void ScheduleExecutor::begin_repetition(Network& net, uint64_t now) {
+  if (recycled_) {
+    // The one before has ended (repetitions never overlap): every record of it is retirable.
+    collect_retirable(net.context());
+    if (repetition_ > 0 && retire_next_ != base_ + per_repetition_)
+      throw std::logic_error("repetition " + std::to_string(repetition_) + " began before the one before was delivered");
+  }
   base_ = repetition_ * per_repetition_;
   step_ = repetition_ * steps_;
   rep_end_step_ = step_ + steps_;
   if (recycled_) {
-    // The one before has ended (repetitions never overlap): its records are done with.
-    if (repetition_ > 0) finished_.push_back(Finished{repetition_ - 1, std::move(slots_)});
-    slots_ = add_repetition(net, repetition_);
+    slots_.resize(per_repetition_);
+    made_end_ = retire_next_ = base_;
+    made_step_ = 0;
   }
   ++repetition_;
   held_.clear();
@@ -156,7 +193,7 @@ void ScheduleExecutor::try_release(Network& net, int node, uint64_t when) {
   while (n.next < n.end) {
     const Send& send = sends_[n.next];
     const uint32_t id = base_ + send.id;
-    if (!holds(node, send.packet) || !net.can_start(slot_of(id))) return;
+    if (!holds(node, send.packet) || !net.can_start(made_slot(net, id))) return;
     release(net, id, when);
     ++released_;
     ++n.next;
@@ -174,6 +211,7 @@ void ScheduleExecutor::after_routers(Network& net, uint64_t now) {
     for (uint32_t slot : delivered) mine += is_mine(ctx, slot);
     outstanding_ -= mine;
     delivered_ += mine;
+    if (mine && recycled_) collect_retirable(ctx);
     if (mine && outstanding_ == 0) release_barrier_step(net, now);
     return;
   }
@@ -191,10 +229,11 @@ void ScheduleExecutor::after_routers(Network& net, uint64_t now) {
     give(m.dst, packet_of(net.message_id(slot)));
     try_release(net, m.dst, now);
   }
+  if (recycled_ && !delivered.empty()) collect_retirable(ctx);
 }
 
 void ScheduleExecutor::release(Network& net, uint32_t id, uint64_t when) {
-  const uint32_t slot = slot_of(id);
+  const uint32_t slot = made_slot(net, id);
   net.release(slot, when);
   if (!log_steps_) return;
   const MessageRecord& m = net.context().msgs[slot];

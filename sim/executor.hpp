@@ -15,6 +15,13 @@
 // run (S steps per repetition): a worm meeting one of another repetition counts
 // as depth contention, as for any other step. begin_repetition() starts the
 // next one from scratch (every packet back at its origin).
+//
+// Streamed (`recycled`), a message's record is made only once its sender may
+// send it (it holds the packet, or its step begins) or a message a little
+// before it in id order needs its own, and the records whose messages are
+// delivered, every earlier one included, are handed to take_retirable() in id
+// order, so that the table holds only the messages under way
+// (sim/schedule_retirement.hpp).
 #pragma once
 
 #include <cstdint>
@@ -36,10 +43,9 @@ class ScheduleExecutor : public TrafficSource {
  public:
   // Registers every message of every repetition with the network (message ids
   // follow schedule order: repetition by repetition, step by step, message by
-  // message). With `recycled`, only the ids are set aside: each repetition's
-  // messages are added when it begins, and a repetition that is over once the
-  // next begins is handed to take_finished(), so that its records can be
-  // retired (sim/schedule_retirement.hpp). Not for multicast messages.
+  // message). With `recycled`, only the ids are set aside: a message's record
+  // is added when it may be sent, and handed to take_retirable() once it and
+  // every earlier message are delivered. Not for multicast messages.
   ScheduleExecutor(const Schedule& schedule, Network& net, ExecutionMode mode, uint32_t repetitions = 1,
                    bool recycled = false);
 
@@ -66,16 +72,18 @@ class ScheduleExecutor : public TrafficSource {
     return packet_[static_cast<size_t>(id < per_repetition_ ? id : id % per_repetition_)];
   }
   // The slots of repetition `r`'s messages in the network's table, in id
-  // order; empty once they were handed to take_finished (or never added).
+  // order: recycled, those of the repetition begun last not yet handed to
+  // take_retirable (none for the others).
   std::vector<uint32_t> slots_of(uint32_t r) const;
 
-  // Recycled: the repetitions over since the last call, each with its
-  // messages' slots in id order. Their records are the caller's to retire.
-  struct Finished {
-    uint32_t repetition;
-    std::vector<uint32_t> slots;
-  };
-  std::vector<Finished> take_finished() { return std::move(finished_); }
+  // Recycled: the slots, in id order, of the messages delivered since the last
+  // call with every message before them. Their records are the caller's to retire.
+  std::vector<uint32_t> take_retirable() { return std::move(retirable_); }
+  size_t retirable() const { return retirable_.size(); }
+  // Recycled, after the run: adds the records of the messages of the
+  // repetition begun last that have none yet, without releasing them, so that
+  // the table lists every message of the begun repetitions not retired.
+  void add_unmade(Network& net);
   // Recycled: adds the messages of repetition `r`, which never began, without
   // releasing them; returns their slots in id order.
   std::vector<uint32_t> add_unreleased(Network& net, uint32_t r);
@@ -91,13 +99,23 @@ class ScheduleExecutor : public TrafficSource {
   }
   // Adds the messages of repetition `r`, with their reserved ids; returns their slots.
   std::vector<uint32_t> add_repetition(Network& net, uint32_t r);
+  // Adds the records of the current repetition's messages from made_end_ up to
+  // `upto` (an id), and kMakeAhead more: in id order, a run at a time, which
+  // reads the schedule in order.
+  void make_records(Network& net, uint32_t upto);
+  // The table slot of the current repetition's message `id`, its record added if it has none yet.
+  uint32_t made_slot(Network& net, uint32_t id) {
+    if (!recycled_) return id;
+    if (id >= made_end_) make_records(net, id + 1);
+    return slots_[id - base_];
+  }
+  // Recycled: hands the delivered messages from retire_next_ on, up to the first one not delivered, to retirable_.
+  void collect_retirable(const SimContext& ctx);
   // Whether the message in table slot `slot` is the schedule's (other traffic
   // sources' messages have no step; without recycling they come after ours).
   bool is_mine(const SimContext& ctx, uint32_t slot) const {
     return recycled_ ? ctx.msgs[slot].step >= 0 : slot < total_;
   }
-  // The table slot of the current repetition's message `id`.
-  uint32_t slot_of(uint32_t id) const { return recycled_ ? slots_[id - base_] : id; }
   void release_barrier_step(Network& net, uint64_t now);
   void try_release(Network& net, int node, uint64_t when);
   // Releases a message, logging step starts (debug) and the message (trace).
@@ -121,8 +139,12 @@ class ScheduleExecutor : public TrafficSource {
   std::vector<int> packet_;   // per message of a repetition
   std::vector<int> origins_;  // per packet of the schedule: its origin node, or -1
   // recycled
-  std::vector<uint32_t> slots_;          // the current repetition's, by message
-  std::vector<Finished> finished_;       // over, and not yet taken
+  static constexpr uint32_t kMakeAhead = 4096;
+  std::vector<uint32_t> slots_;          // the current repetition's, by message, those below made_end_ made
+  uint32_t made_end_ = 0;                // id of the first message of the current repetition without a record
+  size_t made_step_ = 0;                 // its step within the repetition
+  uint32_t retire_next_ = 0;             // id of the first message not handed to retirable_
+  std::vector<uint32_t> retirable_;      // delivered, handed over in id order, and not yet taken
   // barrier
   size_t step_ = 0, rep_end_step_ = 0;  // the next step to release; the end of the repetition's steps
   uint32_t outstanding_ = 0;

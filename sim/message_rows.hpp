@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "models/sim_context.hpp"
@@ -39,6 +40,9 @@ class QuotedNames {
 // background message, which has none) and `packet` its named packet (< 0: none).
 void write_message_row(CsvText& os, QuotedNames& names, const SimContext& ctx, uint64_t id, const MessageRecord& m,
                        int64_t index, int packet);
+
+// routes.csv's first line.
+inline constexpr std::string_view kRoutesHeader = "id,links\n";
 
 // The routes.csv row of the message in table slot `slot`, whose id is `id`.
 void write_route_row(CsvText& os, const Topology& topo, const SimContext& ctx, uint32_t slot, uint64_t id);

@@ -245,7 +245,7 @@ void write_messages_csv(CsvText& os, const RunReport& rep) {
 }
 
 void write_routes_csv(CsvText& os, const RunReport& rep) {
-  os << "id,links\n";
+  os << kRoutesHeader;
   write_table_route_rows(os, rep);
 }
 
@@ -313,14 +313,20 @@ std::string csv_quoted(const std::string& s) {
 void write_csv_outputs(OutputSet& set, const RunReport& rep) {
   // Streamed: messages.csv, links.csv and routes.csv of a large run are each
   // hundreds of MB (docs/performance.md, "Memory").
+  // A schedule's rows all retired while the run went are already the file.
+  const bool retired_whole = rep.retired_schedule && !rep.streamed_rows && rep.retired_schedule->holds_every_row();
   if (rep.streamed_rows)
     rep.streamed_rows->write_messages(set, [&](CsvText& os) { write_table_message_rows(os, rep); });
+  else if (retired_whole)
+    rep.retired_schedule->commit_rows(set, false);
   else
     set.add_streamed("messages.csv", [&](CsvText& os) { write_messages_csv(os, rep); });
   set.add_streamed("links.csv", [&](CsvText& os) { write_links_csv(os, rep); });
   set.add_streamed("steps.csv", [&](CsvText& os) { write_steps_csv(os, rep); });
   if (rep.streamed_rows)
     rep.streamed_rows->write_routes(set, [&](CsvText& os) { write_table_route_rows(os, rep); });
+  else if (retired_whole)
+    rep.retired_schedule->commit_rows(set, true);
   else
     set.add_streamed("routes.csv", [&](CsvText& os) { write_routes_csv(os, rep); });
   if (rep.repetitions) set.add("repetitions.csv", repetitions_csv(*rep.repetitions));

@@ -9,8 +9,8 @@ namespace wormsim {
 
 namespace {
 
-RepetitionRow repetition_row(const SimContext& ctx, const std::vector<uint32_t>& slots) {
-  RepetitionRow row;
+// The figures of the messages in `slots` added to `row`.
+RepetitionRow repetition_row(RepetitionRow row, const SimContext& ctx, const std::vector<uint32_t>& slots) {
   for (uint32_t slot : slots) count_repetition_message(row, ctx, ctx.msgs[slot]);
   return row;
 }
@@ -53,8 +53,9 @@ RepetitionMetrics compute_repetition_metrics(const Network& net, const RepeatedS
   std::vector<uint64_t> completion, step, depth, background;
   const auto& times = repeated.times();
   for (uint32_t r = 0; r < times.size(); ++r) {
+    // Its retired messages' figures, and its messages' still in the table.
     const bool was_retired = retired && r < retired->size() && (*retired)[r];
-    RepetitionRow row = was_retired ? *(*retired)[r] : repetition_row(net.context(), exec.slots_of(r));
+    RepetitionRow row = repetition_row(was_retired ? *(*retired)[r] : RepetitionRow{}, net.context(), exec.slots_of(r));
     row.repetition = r;
     row.times = times[r];
     if (row.times.start != kNever) ++out.started;

@@ -44,7 +44,7 @@ struct RepetitionMetrics {
 // Counts message `m` of a repetition into its row.
 void count_repetition_message(RepetitionRow& row, const SimContext& ctx, const MessageRecord& m);
 
-// Per repetition, the counts of one whose records were retired during the run
+// Per repetition, the counts of its messages whose records were retired
 // (sim/schedule_retirement.hpp); the others' records are in the table.
 using RetiredRepetitions = std::vector<std::optional<RepetitionRow>>;
 

@@ -92,12 +92,9 @@ bool generate_from_config(const Config& cfg, const Topology& topo, Schedule& out
   return true;
 }
 
-// Whether a repeated schedule's repetitions give their records back once over
-// (sim/schedule_retirement.hpp): with several, but for a trace (its timeline
-// names every message), and for a schedule with multicast messages (whose
-// worms keep their copies' records).
-bool retires_repetitions(const Config& cfg, const Schedule& schedule) {
-  return cfg.has_schedule && cfg.repeat.count > 1 && cfg.trace == "none" && !schedule.has_multicast();
+// Whether a schedule's messages give their records back once delivered (sim/schedule_retirement.hpp).
+bool retires_schedule(const Config& cfg, const Schedule& schedule) {
+  return cfg.has_schedule && retires_schedule(schedule, cfg.repeat.count, cfg.trace != "none");
 }
 
 // Warnings about settings that are legal but probably not what the user wants.
@@ -275,9 +272,12 @@ int load_run_inputs(const RunOptions& opts, RunInputs& in) {
                         std::to_string(in.schedule.num_messages()) + " messages in " +
                         std::to_string(in.schedule.steps.size()) + " steps make more than " +
                         std::to_string(kMaxRunMessages) + " messages or steps in one run");
-    // Retired repetitions leave the table: it holds two at most (sim/schedule_retirement.hpp).
-    const size_t held = retires_repetitions(cfg, in.schedule) ? 2 : cfg.repeat.count;
-    require_run_memory(cfg, in.schedule.num_messages() * held, hops * held, run_steps);
+    // Retired messages leave the table: it holds a repetition's and a batch at most (sim/schedule_retirement.hpp).
+    const uint64_t per_repetition = std::max<uint64_t>(in.schedule.num_messages(), 1);
+    const uint64_t held = retires_schedule(cfg, in.schedule)
+                              ? std::min(run_messages, per_repetition + retire_batch(per_repetition))
+                              : run_messages;
+    require_run_memory(cfg, held, static_cast<size_t>(hops * held / per_repetition), run_steps);
   } catch (const ConfigError& e) {
     std::cerr << "error: " << e.what() << "\n";
     return kExitInputError;
@@ -380,7 +380,7 @@ int run_loaded(const RunOptions& opts, RunInputs& in, std::chrono::steady_clock:
   // quadratic in their number (seconds for 64k modules), and the process exits
   // as soon as the outputs are written (sim/main.cpp).
   Network& net = built ? *built : *new Network("network", topo, network_params(cfg));
-  const bool retire_schedule = retires_repetitions(cfg, schedule);
+  const bool retire_schedule = retires_schedule(cfg, schedule);
   ScheduleExecutor exec(schedule, net, cfg.mode, cfg.repeat.count, retire_schedule);
   std::unique_ptr<BackgroundTraffic> background;
   if (cfg.has_traffic) background = std::make_unique<BackgroundTraffic>(background_specs(cfg), topo);
@@ -410,7 +410,7 @@ int run_loaded(const RunOptions& opts, RunInputs& in, std::chrono::steady_clock:
   if (retire_schedule) {
     retired_schedule = make_or_report<ScheduleRetirement>(
         *outputs, net, exec, schedule, static_cast<int>(schedule.steps.size() * cfg.repeat.count), cfg.router_stats,
-        cfg.repeat.count);
+        cfg.repeat.count, cfg.repeat.reported);
     if (!retired_schedule) return kExitInputError;
   }
   std::unique_ptr<ProgressLog> progress;
@@ -461,8 +461,8 @@ int run_loaded(const RunOptions& opts, RunInputs& in, std::chrono::steady_clock:
   if (retired_schedule) {
     retired_schedule->finish(net);
     report.retired_schedule = retired_schedule.get();
-    spdlog::info("{} of the {} repetitions of the schedule gave their records back as the run went",
-                 retired_schedule->retired_during_run(), cfg.repeat.count);
+    spdlog::info("{} of the {} messages of the schedule gave their records back as the run went",
+                 retired_schedule->retired_during_run(), schedule.num_messages() * cfg.repeat.count);
   }
   if (streamed_rows) {
     streamed_rows->finish();

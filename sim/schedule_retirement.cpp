@@ -1,6 +1,11 @@
 #include "sim/schedule_retirement.hpp"
 
+#include <algorithm>
+#include <cstdlib>
+#include <optional>
 #include <stdexcept>
+
+#include "sim/output_tables.hpp"
 
 namespace wormsim {
 
@@ -8,40 +13,79 @@ namespace {
 constexpr size_t kRetiredChunkBytes = size_t{64} << 10;  // one per spill file in memory while the network is simulated
 }  // namespace
 
-ScheduleRetirement::ScheduleRetirement(OutputSet& set, Network& net, ScheduleExecutor& exec, const Schedule& sched,
-                                       int num_steps, bool hops, uint32_t repetitions)
-    : exec_(exec), names_(net.topology(), sched), tally_(num_steps, true, hops), rows_(repetitions) {
-  open(messages_before_, set, "retired-messages.csv");
-  open(routes_before_, set, "retired-routes.csv");
-  open(messages_after_, set, "unbegun-messages.csv");
-  open(routes_after_, set, "unbegun-routes.csv");
+namespace {
+size_t forced_batch() {
+  static const size_t batch = [] {
+    const char* v = std::getenv("WORMSIM_RETIRE_BATCH");
+    return v ? static_cast<size_t>(std::strtoull(v, nullptr, 10)) : size_t{0};
+  }();
+  return batch;
+}
+}  // namespace
+
+size_t retire_batch(size_t per_repetition) {
+  return forced_batch() ? forced_batch() : std::clamp(per_repetition, kRetireBatchMin, kRetireBatchMax);
+}
+bool retire_batch_forced() { return forced_batch() != 0; }
+
+bool retires_schedule(const Schedule& schedule, uint32_t repetitions, bool traced) {
+  if (traced || schedule.has_multicast()) return false;
+  if (repetitions > 1 || retire_batch_forced()) return true;
+  const size_t messages = schedule.num_messages();
+  size_t largest = 0;
+  for (const auto& step : schedule.steps) largest = std::max(largest, step.size());
+  return messages >= kStreamedFrom && largest * kStepShareDivisor <= messages;
 }
 
-// Spill files are read back, never committed: they only have to end as a
-// temporary's does, so that a killed run's are cleared by the next run into the folder.
-void ScheduleRetirement::open(Spill& spill, OutputSet& set, const std::string& name) {
+ScheduleRetirement::ScheduleRetirement(OutputSet& set, Network& net, ScheduleExecutor& exec, const Schedule& sched,
+                                       int num_steps, bool hops, uint32_t repetitions, bool repetition_rows)
+    : exec_(exec),
+      set_(set),
+      names_(net.topology(), sched),
+      tally_(num_steps, true, hops),
+      rows_(repetitions),
+      repetition_rows_(repetition_rows),
+      batch_(retire_batch(exec.messages_per_repetition())),
+      total_(static_cast<uint64_t>(exec.messages_per_repetition()) * repetitions) {
+  open(messages_before_, set, "retired-messages.csv", message_columns().csv_header());
+  open(routes_before_, set, "retired-routes.csv", kRoutesHeader);
+}
+
+// The files of retired rows start with the header and keep their CRC-32: when
+// they hold every row, they are committed as they are. The files of the
+// repetitions never begun are read back, never committed: they only have to
+// end as a temporary's does, so that a killed run's are cleared by the next
+// run into the folder.
+void ScheduleRetirement::open(Spill& spill, OutputSet& set, const std::string& name, std::string_view header) {
   spill.file = std::make_unique<StreamedFile>(set.path_of(name));
-  spill.file->without_checksum();
+  if (header.empty()) spill.file->without_checksum();
   spill.text = std::make_unique<CsvText>(*spill.file, kRetiredChunkBytes);
+  *spill.text << header;
+  spill.header = header.size();
 }
 
 void ScheduleRetirement::after_routers(Network& net, uint64_t) {
+  if (exec_.retirable() < batch_) return;
+  const uint64_t before = rows_before_;
+  retire_retirable(net);
+  during_run_ += rows_before_ - before;
+}
+
+void ScheduleRetirement::retire_retirable(Network& net) {
   if (!error_.empty()) return;  // the run is stopping: the records stay
-  for (const ScheduleExecutor::Finished& f : exec_.take_finished()) {
-    try {
-      retire(net, f.repetition, f.slots, messages_before_, routes_before_);
-      ++during_run_;
-    } catch (const std::runtime_error& e) {
-      error_ = std::string(e.what()) + " (the rows of a repetition of the schedule, written as the run goes; the run " +
-               "was stopped at cycle " + std::to_string(net.cycle()) + " and its outputs were not written)";
-      Network::request_stop();
-      return;
-    }
+  const std::vector<uint32_t> slots = exec_.take_retirable();
+  if (slots.empty()) return;
+  try {
+    retire(net, slots, messages_before_, routes_before_);
+    rows_before_ += slots.size();
+  } catch (const std::runtime_error& e) {
+    error_ = std::string(e.what()) + " (the rows of the schedule's delivered messages, written as the run goes; the " +
+             "run was stopped at cycle " + std::to_string(net.cycle()) + " and its outputs were not written)";
+    Network::request_stop();
   }
 }
 
-void ScheduleRetirement::retire(Network& net, uint32_t r, const std::vector<uint32_t>& slots, Spill& messages,
-                                Spill& routes) {
+void ScheduleRetirement::retire(Network& net, const std::vector<uint32_t>& slots, Spill& messages, Spill& routes) {
   const SimContext& ctx = net.context();
   // Every row first: a write error leaves the records where they were.
   for (uint32_t slot : slots) {
@@ -50,21 +94,32 @@ void ScheduleRetirement::retire(Network& net, uint32_t r, const std::vector<uint
     write_message_row(*messages.text, names_, ctx, id, m, exec_.index_in_step(id, m.step), exec_.packet_of(id));
     write_route_row(*routes.text, net.topology(), ctx, slot, id);
   }
-  RepetitionRow& row = rows_[r].emplace();
+  const uint64_t per_repetition = exec_.messages_per_repetition();
   for (uint32_t slot : slots) {
     tally_.add(ctx, ctx.msgs[slot]);
-    count_repetition_message(row, ctx, ctx.msgs[slot]);
+    if (repetition_rows_) {
+      std::optional<RepetitionRow>& row = rows_[net.message_id(slot) / per_repetition];
+      if (!row) row.emplace();
+      count_repetition_message(*row, ctx, ctx.msgs[slot]);
+    }
     net.recycle(slot);
   }
 }
 
 void ScheduleRetirement::finish(Network& net) {
-  after_routers(net, net.cycle());
+  retire_retirable(net);
   if (!error_.empty()) return;
   try {
-    for (uint32_t r = exec_.repetitions_begun(); r < rows_.size(); ++r)
-      retire(net, r, exec_.add_unreleased(net, r), messages_after_, routes_after_);
-    for (Spill* s : {&messages_before_, &routes_before_, &messages_after_, &routes_after_}) s->text->flush();
+    exec_.add_unmade(net);
+    for (uint32_t r = exec_.repetitions_begun(); r < rows_.size(); ++r) {
+      if (!messages_after_.file) {
+        open(messages_after_, set_, "unbegun-messages.csv");
+        open(routes_after_, set_, "unbegun-routes.csv");
+      }
+      retire(net, exec_.add_unreleased(net, r), messages_after_, routes_after_);
+    }
+    for (Spill* s : {&messages_before_, &routes_before_, &messages_after_, &routes_after_})
+      if (s->text) s->text->flush();
   } catch (const std::runtime_error& e) {
     error_ = std::string(e.what()) + " (the rows of the repetitions of the schedule that never began)";
   }
@@ -75,7 +130,13 @@ void ScheduleRetirement::throw_if_failed() const {
 }
 
 void ScheduleRetirement::copy(const Spill& spill, CsvText& out) {
-  spill.file->read_back([&out](std::string_view bytes) { out << bytes; });
+  if (!spill.file) return;
+  uint64_t skip = spill.header;  // the file's own header: the table writes one
+  spill.file->read_back([&out, &skip](std::string_view bytes) {
+    const size_t drop = static_cast<size_t>(std::min<uint64_t>(skip, bytes.size()));
+    skip -= drop;
+    out << bytes.substr(drop);
+  });
 }
 
 void ScheduleRetirement::copy_rows_before(CsvText& out, bool routes) const {
@@ -86,6 +147,13 @@ void ScheduleRetirement::copy_rows_before(CsvText& out, bool routes) const {
 void ScheduleRetirement::copy_rows_after(CsvText& out, bool routes) const {
   throw_if_failed();
   copy(routes ? routes_after_ : messages_after_, out);
+}
+
+void ScheduleRetirement::commit_rows(OutputSet& set, bool routes) const {
+  throw_if_failed();
+  if (!holds_every_row()) throw std::logic_error("the table holds rows of the schedule: they cannot be left out");
+  // Flushed by finish().
+  set.add_written(routes ? "routes.csv" : "messages.csv", *(routes ? routes_before_ : messages_before_).file);
 }
 
 }  // namespace wormsim

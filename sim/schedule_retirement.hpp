@@ -1,19 +1,24 @@
-// Keeps a repeated schedule's memory to two repetitions, however many it runs
-// (schedule.repeat.count): once a repetition is over and the next has begun,
-// its messages' rows of messages.csv and routes.csv go to spill files in the
-// output folder, their figures are folded into the run's tallies (steps,
-// contention, latency, its repetitions.csv row) and their table slots are
-// recycled (Network::recycle). The last repetition begun keeps its records to
-// the end, as every message of a run without repetitions does; the
-// repetitions a stopped run never began are added after it ends, listed and
-// folded one at a time. The files and figures come out as if every record had
-// been kept: the retired repetitions' rows go before the table's, the rows of
-// those never begun after them (repetitions run in id order and never overlap).
+// Keeps a schedule's memory to the messages under way, however many it has
+// and however many times it repeats (schedule.repeat.count): once a message is
+// delivered with every message before it (ScheduleExecutor::take_retirable),
+// its rows of messages.csv and routes.csv are written to files in the output
+// folder, its figures are folded into the run's tallies (steps, contention,
+// latency, its repetitions.csv row) and its table slot is recycled
+// (Network::recycle). When the run ends, the messages of the repetition begun
+// last that were not retired stay in the table, those never ready to be sent
+// added to it; the repetitions a stopped run never began are added after it
+// ends, listed and folded one at a time. The files and figures come out as if
+// every record had been kept: the retired messages' rows go before the
+// table's, the rows of the repetitions never begun after them (messages are
+// retired in id order, and repetitions run in id order and never overlap).
+// When every row was retired, the file of retired rows, which starts with the
+// header, becomes messages.csv (routes.csv) as it is.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "models/network.hpp"
@@ -29,13 +34,39 @@
 
 namespace wormsim {
 
+// Records retired at once: a repetition's, within these bounds. Writing rows a
+// few at a time, cycle after cycle, would evict the routers' state from the
+// caches each time; larger batches cost a large schedule less CPU, smaller ones
+// hold less memory (docs/performance.md, "A schedule's records streamed").
+inline constexpr size_t kRetireBatchMin = size_t{1} << 12, kRetireBatchMax = size_t{1} << 16;
+// The fewest messages a schedule run once must have for its records to be
+// retired, and the largest share of them one of its steps may hold: below
+// that, its records take a few hundred MB at most, and keeping them is faster
+// (docs/performance.md, "A schedule's records streamed"); a step that large
+// (a broadcast's last steps hold half its messages) has them under way at once anyway.
+inline constexpr size_t kStreamedFrom = size_t{1} << 21;
+inline constexpr size_t kStepShareDivisor = 16;
+
+// The batch for a schedule of `per_repetition` messages, or the environment's
+// WORMSIM_RETIRE_BATCH (a positive number), with which the tests retire a
+// small run's records as it goes: every schedule's then are, whatever its size and shape.
+size_t retire_batch(size_t per_repetition);
+bool retire_batch_forced();
+
+// Whether a schedule's messages give their records back as the run goes: but
+// for a trace (its timeline names every message), and for a schedule with
+// multicast messages (whose worms keep their copies' records), a repeated
+// schedule's always; one run once, when it is large and no step holds much of it.
+bool retires_schedule(const Schedule& schedule, uint32_t repetitions, bool traced);
+
 class ScheduleRetirement : public TrafficSource {
  public:
   // `num_steps`: the run's steps (every repetition's); `hops`: fold route
-  // lengths too (output.router_stats). Throws std::runtime_error naming the
-  // file when the folder cannot be written.
+  // lengths too (output.router_stats); `repetition_rows`: count each
+  // repetition's figures (repetitions.csv). Throws std::runtime_error naming
+  // the file when the folder cannot be written.
   ScheduleRetirement(OutputSet& set, Network& net, ScheduleExecutor& exec, const Schedule& sched, int num_steps,
-                     bool hops, uint32_t repetitions);
+                     bool hops, uint32_t repetitions, bool repetition_rows);
   ScheduleRetirement(const ScheduleRetirement&) = delete;
   ScheduleRetirement& operator=(const ScheduleRetirement&) = delete;
 
@@ -52,31 +83,44 @@ class ScheduleRetirement : public TrafficSource {
 
   // The retired messages' figures; compute_metrics folds the table's into them.
   MessageTally& retired() { return tally_; }
-  // Repetitions retired while the run went (for the log and the tests).
-  uint32_t retired_during_run() const { return during_run_; }
+  // Messages retired while the run went (for the log and the tests).
+  uint64_t retired_during_run() const { return during_run_; }
+  // Per repetition, the figures of its retired messages (compute_repetition_metrics adds the table's).
   const RetiredRepetitions& repetitions() const { return rows_; }
-  // The rows of the repetitions retired during the run (before the table's),
-  // and of those never begun (after it). Throw std::runtime_error.
+  // After finish(): every message's rows are in the file of retired rows (none in the table, no repetition never begun).
+  bool holds_every_row() const { return rows_before_ == total_; }
+  // The rows of the messages retired during the run (before the table's), and
+  // of the repetitions never begun (after it). Throw std::runtime_error.
   void copy_rows_before(CsvText& messages_or_routes, bool routes) const;
   void copy_rows_after(CsvText& messages_or_routes, bool routes) const;
+  // With holds_every_row(): commits the file of retired rows, header and all,
+  // into `set` as messages.csv or routes.csv. Throws std::runtime_error.
+  void commit_rows(OutputSet& set, bool routes) const;
 
  private:
   // One spill file of rows.
   struct Spill {
     std::unique_ptr<StreamedFile> file;
     std::unique_ptr<CsvText> text;
+    size_t header = 0;  // bytes of the header it starts with
   };
-  void open(Spill& spill, OutputSet& set, const std::string& name);
-  // Lists and folds repetition `r`'s messages (in slots `slots`, id order) into `messages` and `routes`, then frees their slots.
-  void retire(Network& net, uint32_t r, const std::vector<uint32_t>& slots, Spill& messages, Spill& routes);
+  void open(Spill& spill, OutputSet& set, const std::string& name, std::string_view header = {});
+  // Retires the messages the executor has handed over.
+  void retire_retirable(Network& net);
+  // Lists and folds the messages in slots `slots` (id order) into `messages` and `routes`, then frees their slots.
+  void retire(Network& net, const std::vector<uint32_t>& slots, Spill& messages, Spill& routes);
   static void copy(const Spill& spill, CsvText& out);
 
   ScheduleExecutor& exec_;
+  OutputSet& set_;
   QuotedNames names_;
   MessageTally tally_;
   RetiredRepetitions rows_;
-  Spill messages_before_, routes_before_, messages_after_, routes_after_;
-  uint32_t during_run_ = 0;
+  Spill messages_before_, routes_before_, messages_after_, routes_after_;  // after: opened for the first such row
+  const bool repetition_rows_;
+  const size_t batch_;
+  uint64_t during_run_ = 0, rows_before_ = 0;  // rows_before_: in the files of retired rows
+  const uint64_t total_;  // messages of every repetition
   std::string error_;  // the first write error
 };
 

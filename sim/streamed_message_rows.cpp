@@ -59,7 +59,7 @@ StreamedMessageRows::StreamedMessageRows(OutputSet& set, const Network& net, con
                      : std::max(kWindowAtLeast, kWindowPerEndpoint * static_cast<size_t>(net.topology().num_endpoints()))),
       next_(first_) {
   open(messages_, set, "messages.csv", message_columns().csv_header());
-  open(routes_, set, "routes.csv", "id,links\n");
+  open(routes_, set, "routes.csv", std::string(kRoutesHeader));
 }
 
 // A spill file is renamed into place or read back, never committed under its

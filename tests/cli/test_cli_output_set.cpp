@@ -136,8 +136,8 @@ TEST(OutputSet, AFullDiskWhileRowsAreStreamedStopsTheRun) {
        "background-messages.csv: cannot write: File too large (the background's rows, written as the run goes; the "
        "run was stopped at cycle "},
       {"schedule.repeat={count: 100000, gap_cycles: 5}",
-       "retired-messages.csv: cannot write: File too large (the rows of a repetition of the schedule, written as the "
-       "run goes; the run was stopped at cycle "},
+       "retired-messages.csv: cannot write: File too large (the rows of the schedule's delivered messages, written as "
+       "the run goes; the run was stopped at cycle "},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.set);
