@@ -9,13 +9,13 @@
 namespace wormsim {
 
 Route message_route(const Topology& topo, const RoutingFunction& routing, const ScheduledMessage& m) {
-  if (m.route.empty()) return routing.route(topo.endpoint_router(m.src), topo.endpoint_router(m.dst));
-  return route_from_nodes(topo, m.route);
+  if (m.route().empty()) return routing.route(topo.endpoint_router(m.src), topo.endpoint_router(m.dst));
+  return route_from_nodes(topo, m.route());
 }
 
 Route message_route(const Topology& topo, const ScheduledMessage& m) {
-  if (m.route.empty()) return dimension_order_route(topo, topo.endpoint_router(m.src), topo.endpoint_router(m.dst));
-  return route_from_nodes(topo, m.route);
+  if (m.route().empty()) return dimension_order_route(topo, topo.endpoint_router(m.src), topo.endpoint_router(m.dst));
+  return route_from_nodes(topo, m.route());
 }
 
 namespace {
@@ -90,7 +90,7 @@ struct StepRoutes {
       }
       msg_of.insert(msg_of.end(), links.size() - before, static_cast<uint32_t>(i));
       // A pair sharing links shares one unbroken run of them under dimension order only (count_pairs).
-      all_dimension_order = all_dimension_order && msgs[i].route.empty() && !msgs[i].is_multicast() &&
+      all_dimension_order = all_dimension_order && msgs[i].route().empty() && !msgs[i].is_multicast() &&
                             routing.routes_part_once();
     }
     first.push_back(links.size());

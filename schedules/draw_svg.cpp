@@ -218,14 +218,14 @@ std::vector<DrawnMessage> collect_messages(const Schedule& s, const Topology& to
         throw std::invalid_argument(where + ": node out of range for " + topo.spec().describe());
       if (m.src == m.dst) throw std::invalid_argument(where + ": src and dst are the same node, nothing to draw");
       DrawnMessage d{static_cast<int>(st), static_cast<int>(i), m.src, m.dst, {}};
-      if (m.route.empty()) {
+      if (m.route().empty()) {
         const int from = topo.endpoint_router(m.src), to = topo.endpoint_router(m.dst);
         d.route = routing ? routing->route(from, to) : dimension_order_route(topo, from, to);
       } else {
-        if (m.route.front() != topo.endpoint_router(m.src) || m.route.back() != topo.endpoint_router(m.dst))
+        if (m.route().front() != topo.endpoint_router(m.src) || m.route().back() != topo.endpoint_router(m.dst))
           throw std::invalid_argument(where + ": route must start at src and end at dst");
         try {
-          d.route = route_from_nodes(topo, m.route);
+          d.route = route_from_nodes(topo, m.route());
         } catch (const std::invalid_argument& e) {
           throw std::invalid_argument(where + ": " + e.what());
         }

@@ -11,11 +11,13 @@
 
 namespace wormsim {
 
-// A multicast message's destinations, in the schedule's order, and the scheme
-// that carries it (models/multicast/registry.hpp).
-struct MulticastTarget {
-  std::vector<int> dsts;
-  std::string scheme;
+// What few messages have: an explicit route, or multicast destinations and
+// the scheme that carries them (models/multicast/registry.hpp).
+struct MessageExtras {
+  std::vector<int> route;  // explicit route as nodes (src first, dst last); empty: routing decides
+  bool multicast = false;
+  std::vector<int> dsts;   // multicast: its destinations, in the schedule's order
+  std::string scheme;      // multicast: its scheme
 };
 
 struct ScheduledMessage {
@@ -23,24 +25,35 @@ struct ScheduledMessage {
   int dst = -1;             // unicast destination; -1 for a multicast message
   int packet = -1;          // index into Schedule::packets
   int flits = 0;            // 0: the schedule's default length
-  std::vector<int> route;   // explicit route as nodes (src first, dst last); empty: routing decides
-  // Multicast messages only (docs/multicast.md): held apart, shared and
-  // immutable, so that a unicast message, of which a schedule may hold
-  // millions, pays one pointer for it.
-  std::shared_ptr<const MulticastTarget> multicast_target;
+  // Held apart, shared and immutable (set through set_route and
+  // set_multicast), so that a plain unicast message, of which a schedule may
+  // hold millions, pays one pointer for them (docs/performance.md, "Memory").
+  std::shared_ptr<const MessageExtras> extras;
 
-  bool is_multicast() const { return multicast_target != nullptr; }
-  // Its destinations (none for a unicast message) and its scheme ("" for a unicast message).
-  const std::vector<int>& dsts() const { return multicast_target ? multicast_target->dsts : kNoDsts; }
-  const std::string& scheme() const { return multicast_target ? multicast_target->scheme : kNoScheme; }
+  // Its explicit route as nodes (src first, dst last); empty: routing decides.
+  const std::vector<int>& route() const { return extras ? extras->route : kNone; }
+  bool is_multicast() const { return extras && extras->multicast; }
+  // Its destinations (none for a unicast message) and its scheme ("" for a unicast message) (docs/multicast.md).
+  const std::vector<int>& dsts() const { return extras ? extras->dsts : kNone; }
+  const std::string& scheme() const { return extras ? extras->scheme : kNoScheme; }
+  void set_route(std::vector<int> nodes) {
+    MessageExtras e = extras ? *extras : MessageExtras{};
+    e.route = std::move(nodes);
+    extras = std::make_shared<const MessageExtras>(std::move(e));
+  }
   void set_multicast(std::string scheme, std::vector<int> dsts) {
-    multicast_target = std::make_shared<const MulticastTarget>(MulticastTarget{std::move(dsts), std::move(scheme)});
+    MessageExtras e = extras ? *extras : MessageExtras{};
+    e.multicast = true;
+    e.dsts = std::move(dsts);
+    e.scheme = std::move(scheme);
+    extras = std::make_shared<const MessageExtras>(std::move(e));
   }
 
  private:
-  static inline const std::vector<int> kNoDsts{};
+  static inline const std::vector<int> kNone{};
   static inline const std::string kNoScheme{};
 };
+static_assert(sizeof(ScheduledMessage) == 32, "a schedule may hold millions of messages: keep them small");
 
 struct Packet {
   std::string name;

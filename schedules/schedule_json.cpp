@@ -207,11 +207,13 @@ struct Parser {
                                : "expected a list of routers (src's router first, dst's router last)");
       } else {
         bool ok = true;
+        std::vector<int> nodes;
         for (size_t i = 0; i < r.size(); ++i) {
           const int n = node(r[i], message_location(step, idx, "route") + " entry " + std::to_string(i + 1), true);
           ok = ok && n >= 0;
-          msg.route.push_back(n);
+          nodes.push_back(n);
         }
+        msg.set_route(std::move(nodes));
         if (ok && msg.src >= 0 && msg.dst >= 0) check_route(msg, step, idx);
       }
     }
@@ -260,16 +262,17 @@ struct Parser {
       const std::string name = std::string(what) + " " + t.node_name(endpoint);
       return t.one_endpoint_per_router() ? name : name + "'s router " + t.router_name(t.endpoint_router(endpoint));
     };
-    if (msg.route.front() != t.endpoint_router(msg.src)) {
-      diag.error(where, "must start at " + router_of("src", msg.src) + ", starts at " + t.router_name(msg.route.front()));
+    const std::vector<int>& nodes = msg.route();
+    if (nodes.front() != t.endpoint_router(msg.src)) {
+      diag.error(where, "must start at " + router_of("src", msg.src) + ", starts at " + t.router_name(nodes.front()));
       return;
     }
-    if (msg.route.back() != t.endpoint_router(msg.dst)) {
-      diag.error(where, "must end at " + router_of("dst", msg.dst) + ", ends at " + t.router_name(msg.route.back()));
+    if (nodes.back() != t.endpoint_router(msg.dst)) {
+      diag.error(where, "must end at " + router_of("dst", msg.dst) + ", ends at " + t.router_name(nodes.back()));
       return;
     }
     try {
-      route_from_nodes(net(), msg.route);
+      route_from_nodes(net(), nodes);
     } catch (const std::invalid_argument& e) {
       diag.error(where, e.what());
     }
@@ -483,9 +486,9 @@ std::string schedule_to_json(const Schedule& s) {
       const bool named = m.packet >= 0 && !s.packets[m.packet].name.empty() && !(s.broadcast && m.packet == 0);
       if (named) jm["packet"] = s.packets[m.packet].name;
       if (m.flits > 0) jm["flits"] = m.flits;
-      if (!m.route.empty()) {
+      if (!m.route().empty()) {
         ojson r = ojson::array();
-        for (int n : m.route) r.push_back(router_json(topo, n));
+        for (int n : m.route()) r.push_back(router_json(topo, n));
         jm["route"] = r;
       }
       os << (j ? ",\n      " : "\n      ") << jm.dump();

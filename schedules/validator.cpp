@@ -177,7 +177,7 @@ std::vector<int> multicast_first_ports(MulticastPlanner& planner, const Schedule
 // millions of messages.
 int unicast_first_port(const Topology& topo, const RoutingFunction& route_fn, const ScheduledMessage& m,
                        std::vector<RouteOutput>& outs) {
-  if (!m.route.empty()) {
+  if (!m.route().empty()) {
     const Route r = message_route(topo, route_fn, m);
     return r.links.empty() ? -1 : topo.link_port(r.links[0]);
   }

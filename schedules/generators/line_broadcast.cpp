@@ -56,8 +56,10 @@ Schedule line_cycle(const Topology& topo, const GeneratorOptions& o) {
   for (const auto& phase : line::gray_cycle_scheme(k)) {
     s.steps.emplace_back();
     for (const auto& call : phase) {
-      ScheduledMessage m{at(call.from), at(call.to), 0, 0, {}, {}};
-      for (int p : line::cycle_call_path(call)) m.route.push_back(at(p));
+      ScheduledMessage m{at(call.from), at(call.to), 0, 0, {}};
+      std::vector<int> route;
+      for (int p : line::cycle_call_path(call)) route.push_back(at(p));
+      m.set_route(std::move(route));
       s.steps.back().push_back(std::move(m));
     }
   }
@@ -98,9 +100,11 @@ Schedule line_torus(const Topology& topo, const GeneratorOptions& o) {
       const line::CycleCall call{line::gray_position(along_x ? from.x : from.y, k),
                                  line::gray_position(along_x ? to.x : to.y, k)};
       ScheduledMessage m;
-      for (int p : line::cycle_call_path(call)) m.route.push_back(along_x ? node(p, fixed) : node(fixed, p));
-      m.src = m.route.front();
-      m.dst = m.route.back();
+      std::vector<int> route;
+      for (int p : line::cycle_call_path(call)) route.push_back(along_x ? node(p, fixed) : node(fixed, p));
+      m.src = route.front();
+      m.dst = route.back();
+      m.set_route(std::move(route));
       m.packet = 0;
       s.steps.back().push_back(std::move(m));
       informed.push_back(to);

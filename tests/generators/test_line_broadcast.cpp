@@ -28,7 +28,7 @@ Schedule generate(const std::string& algorithm, const TopologySpec& topo, int so
   return generate_schedule(algorithm, topo, o);
 }
 
-int call_length(const ScheduledMessage& m) { return static_cast<int>(m.route.size()) - 1; }
+int call_length(const ScheduledMessage& m) { return static_cast<int>(m.route().size()) - 1; }
 
 // Checks a line broadcast against the thesis's model (Sections 1.1, 1.2): each
 // phase every informed node makes at most one call, to an uninformed node; a
@@ -45,16 +45,16 @@ std::vector<int> check_line_scheme(const Schedule& s, const Topology& topo) {
     std::set<int64_t> edges;
     for (const auto& m : s.steps[t]) {
       EXPECT_EQ(m.packet, 0);
-      EXPECT_GE(m.route.size(), 2u) << "phase " << phase << ": a call needs an explicit route";
-      if (m.route.size() < 2) continue;
-      EXPECT_EQ(m.route.front(), m.src);
-      EXPECT_EQ(m.route.back(), m.dst);
+      EXPECT_GE(m.route().size(), 2u) << "phase " << phase << ": a call needs an explicit route";
+      if (m.route().size() < 2) continue;
+      EXPECT_EQ(m.route().front(), m.src);
+      EXPECT_EQ(m.route().back(), m.dst);
       EXPECT_TRUE(informed[m.src] >= 0 && informed[m.src] < phase) << "phase " << phase << ": sender " << m.src;
       EXPECT_TRUE(senders.insert(m.src).second) << "phase " << phase << ": " << m.src << " calls twice";
-      std::set<int> visited(m.route.begin(), m.route.end());
-      EXPECT_EQ(visited.size(), m.route.size()) << "phase " << phase << ": the path is not simple";
-      for (size_t i = 0; i + 1 < m.route.size(); ++i) {
-        const int a = std::min(m.route[i], m.route[i + 1]), b = std::max(m.route[i], m.route[i + 1]);
+      std::set<int> visited(m.route().begin(), m.route().end());
+      EXPECT_EQ(visited.size(), m.route().size()) << "phase " << phase << ": the path is not simple";
+      for (size_t i = 0; i + 1 < m.route().size(); ++i) {
+        const int a = std::min(m.route()[i], m.route()[i + 1]), b = std::max(m.route()[i], m.route()[i + 1]);
         EXPECT_GE(topo.link_between(a, b), 0) << "phase " << phase << ": " << a << "-" << b << " is no link";
         EXPECT_TRUE(edges.insert(int64_t{a} * n + b).second)
             << "phase " << phase << ": link " << a << "-" << b << " used by two calls";
@@ -151,11 +151,11 @@ TEST(LineCycle, NestedPathBroadcastWithOneUnusedLink) {
     for (size_t t = 0; t < s.steps.size(); ++t) {
       std::set<int> phase_nodes;
       for (const auto& m : s.steps[t]) {
-        for (size_t i = 1; i + 1 < m.route.size(); ++i)
-          EXPECT_GT(informed[m.route[i]], static_cast<int>(t) + 1) << "call passes an informed node";
-        for (int v : m.route) EXPECT_TRUE(phase_nodes.insert(v).second) << "phase " << t + 1 << " node " << v;
-        for (size_t i = 0; i + 1 < m.route.size(); ++i)
-          used_links.insert(std::min(m.route[i], m.route[i + 1]) * n + std::max(m.route[i], m.route[i + 1]));
+        for (size_t i = 1; i + 1 < m.route().size(); ++i)
+          EXPECT_GT(informed[m.route()[i]], static_cast<int>(t) + 1) << "call passes an informed node";
+        for (int v : m.route()) EXPECT_TRUE(phase_nodes.insert(v).second) << "phase " << t + 1 << " node " << v;
+        for (size_t i = 0; i + 1 < m.route().size(); ++i)
+          used_links.insert(std::min(m.route()[i], m.route()[i + 1]) * n + std::max(m.route()[i], m.route()[i + 1]));
       }
     }
     EXPECT_EQ(static_cast<int>(used_links.size()), n - 1);

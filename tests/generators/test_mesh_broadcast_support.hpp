@@ -63,7 +63,7 @@ inline std::string broadcast_violation(const Schedule& s, const Topology& topo) 
     for (const auto& m : s.steps[t]) {
       const std::string at = "step " + std::to_string(t) + " " + std::to_string(m.src) + "->" + std::to_string(m.dst);
       if (!topo.valid_node(m.src) || !topo.valid_node(m.dst)) return at + ": node out of range";
-      if (m.packet != 0 || !m.route.empty()) return at + ": wrong packet or explicit route";
+      if (m.packet != 0 || !m.route().empty()) return at + ": wrong packet or explicit route";
       if (received[m.src] == kNotYet || received[m.src] == static_cast<int>(t))
         return at + ": sender does not hold the message yet";
       if (!senders.insert(m.src).second) return at + ": node sends twice in one step";

@@ -75,9 +75,9 @@ void expect_like_brute_force(const TopologySpec& spec, int messages, bool explic
       ScheduledMessage m;
       m.src = static_cast<int>(next_random(rng) % static_cast<uint64_t>(topo.num_nodes()));
       if (explicit_routes && next_random(rng) % 2) {
-        m.route = random_route(topo, m.src, 1 + static_cast<int>(next_random(rng) % 8), rng);
-        if (m.route.size() < 2) continue;
-        m.dst = m.route.back();
+        m.set_route(random_route(topo, m.src, 1 + static_cast<int>(next_random(rng) % 8), rng));
+        if (m.route().size() < 2) continue;
+        m.dst = m.route().back();
       } else {
         m.dst = static_cast<int>(next_random(rng) % static_cast<uint64_t>(topo.num_nodes()));
         if (m.dst == m.src) continue;
@@ -124,7 +124,7 @@ TEST(StepContention, ListsTheFirstPairsAndCountsThemAll) {
   Schedule s;
   s.topology = topo.spec();
   s.steps.resize(1);
-  for (int i = 0; i < 100; ++i) s.steps[0].push_back(ScheduledMessage{0, 15, -1, 0, {}, {}});
+  for (int i = 0; i < 100; ++i) s.steps[0].push_back(ScheduledMessage{0, 15, -1, 0, {}});
   const StaticAnalysis a = analyze_schedule(s, topo);
   EXPECT_EQ(a.step_contention_pairs(), 100 * 99 / 2);
   ASSERT_EQ(a.contention.size(), StaticAnalysis::kMaxListedContentionPairs);

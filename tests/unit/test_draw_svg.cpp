@@ -17,7 +17,11 @@ namespace {
 
 TopologySpec spec(const std::string& k, std::vector<int> dims) { return TopologySpec{k, std::move(dims)}; }
 
-ScheduledMessage msg(int src, int dst, std::vector<int> route = {}) { return {src, dst, 0, 0, std::move(route), {}}; }
+ScheduledMessage msg(int src, int dst, std::vector<int> route = {}) {
+  ScheduledMessage m{src, dst, 0, 0, {}};
+  if (!route.empty()) m.set_route(std::move(route));
+  return m;
+}
 
 // A broadcast on `topo` with the given steps (node ids).
 Schedule broadcast(const TopologySpec& topo, int source, std::vector<std::vector<ScheduledMessage>> steps,

@@ -355,7 +355,7 @@ TEST(Loader, NetworkTooLarge) {
 TEST(Loader, ExplicitRouteLoads) {
   const Parsed p = parse(mesh(R"([[{"src": [0, 0], "dst": [1, 0], "route": [[0, 0], [0, 1], [1, 1], [1, 0]]}]])"));
   ASSERT_TRUE(p.ok) << p.text;
-  EXPECT_EQ(p.s.steps[0][0].route, (std::vector<int>{0, 4, 5, 1}));
+  EXPECT_EQ(p.s.steps[0][0].route(), (std::vector<int>{0, 4, 5, 1}));
 }
 
 TEST(Loader, RouteNotStartingAtSrc) {
@@ -394,7 +394,7 @@ TEST(Loader, RouteEntryOutOfRange) {
 TEST(Loader, RouteOverTorusWrapLink) {
   const Parsed p = parse(R"({"topology": {"kind": "ring", "dims": [4]}, "steps": [[{"src": 0, "dst": 1, "route": [0, 3, 2, 1]}]]})");
   ASSERT_TRUE(p.ok) << p.text;
-  EXPECT_EQ(p.s.steps[0][0].route, (std::vector<int>{0, 3, 2, 1}));
+  EXPECT_EQ(p.s.steps[0][0].route(), (std::vector<int>{0, 3, 2, 1}));
 }
 
 // --- broadcast and packets ------------------------------------------------------
@@ -505,7 +505,7 @@ void expect_same_schedule(const Schedule& a, const Schedule& b) {
       EXPECT_EQ(x.src, y.src);
       EXPECT_EQ(x.dst, y.dst);
       EXPECT_EQ(x.flits, y.flits);
-      EXPECT_EQ(x.route, y.route);
+      EXPECT_EQ(x.route(), y.route());
       ASSERT_GE(x.packet, 0);
       ASSERT_GE(y.packet, 0);
       EXPECT_EQ(a.packets[x.packet].name, b.packets[y.packet].name);
@@ -542,7 +542,7 @@ ScheduledMessage msg(int src, int dst, int packet, int flits = 0, std::vector<in
   m.dst = dst;
   m.packet = packet;
   m.flits = flits;
-  m.route = std::move(route);
+  m.set_route(std::move(route));
   return m;
 }
 
