@@ -48,7 +48,7 @@ ScheduleExecutor::ScheduleExecutor(const Schedule& s, Network& net, ExecutionMod
   for (uint32_t r = 0; r < repetitions; ++r)
     for (size_t st = 0; st < s.steps.size(); ++st) {
       const int step = static_cast<int>(r * steps_ + st);
-      step_first_.push_back(total_);
+      if (r == 0) step_first_.push_back(total_);
       for (const auto& m : s.steps[st]) {
         const auto flits = static_cast<uint32_t>(s.message_flits(m));
         if (m.is_multicast()) {
@@ -65,11 +65,13 @@ ScheduleExecutor::ScheduleExecutor(const Schedule& s, Network& net, ExecutionMod
         add_send(m, r);
       }
     }
-  step_first_.push_back(total_);
   if (recycled) net.reserve_message_ids(total_);
   per_repetition_ = repetitions ? total_ / repetitions : 0;
-  step_released_.assign(step_first_.size() - 1, 0);
-  step_delivered_.assign(step_first_.size() - 1, 0);
+  step_first_.push_back(per_repetition_);
+  if (log_steps_) {
+    step_released_.assign(steps_ * repetitions, 0);
+    step_delivered_.assign(steps_ * repetitions, 0);
+  }
   for (const auto& p : s.packets) origins_.push_back(p.origin);
   if (mode_ == ExecutionMode::Eager) index_sends();  // a barrier releases whole steps
   std::vector<uint32_t>().swap(sender_);
@@ -180,10 +182,11 @@ void ScheduleExecutor::restart_sends() {
 
 // Releases the repetition's next non-empty step.
 void ScheduleExecutor::release_barrier_step(Network& net, uint64_t now) {
-  while (step_ < rep_end_step_ && step_first_[step_] == step_first_[step_ + 1]) ++step_;
+  while (step_ < rep_end_step_ && step_first(step_) == step_first(step_ + 1)) ++step_;
   if (step_ >= rep_end_step_) return;
-  for (uint32_t id = step_first_[step_]; id < step_first_[step_ + 1]; ++id) release(net, id, now);
-  outstanding_ = step_first_[step_ + 1] - step_first_[step_];
+  const auto first = static_cast<uint32_t>(step_first(step_)), end = static_cast<uint32_t>(step_first(step_ + 1));
+  for (uint32_t id = first; id < end; ++id) release(net, id, now);
+  outstanding_ = end - first;
   released_ += outstanding_;
   ++step_;
 }
@@ -239,7 +242,7 @@ void ScheduleExecutor::release(Network& net, uint32_t id, uint64_t when) {
   const MessageRecord& m = net.context().msgs[slot];
   const size_t step = static_cast<size_t>(m.step);
   if (step_released_[step]++ == 0)
-    spdlog::debug("cycle {}: step {} begins ({} messages)", when, step + 1, step_first_[step + 1] - step_first_[step]);
+    spdlog::debug("cycle {}: step {} begins ({} messages)", when, step + 1, step_first(step + 1) - step_first(step));
   if (log_worms_)
     spdlog::trace("cycle {}: message {} released: {} -> {}, step {}, {} flits, {} hops", when, id,
                   net.topology().node_name(m.src), net.topology().node_name(m.dst), step + 1, m.flits, m.hops);
@@ -251,7 +254,7 @@ void ScheduleExecutor::note_delivery(const Network& net, uint32_t slot, uint64_t
   if (log_worms_)
     spdlog::trace("cycle {}: message {} delivered at {}, latency {}", now, net.message_id(slot),
                   net.topology().node_name(m.dst), m.delivered - m.release);
-  if (++step_delivered_[step] == step_first_[step + 1] - step_first_[step])
+  if (++step_delivered_[step] == step_first(step + 1) - step_first(step))
     spdlog::debug("cycle {}: step {} complete: all {} messages delivered", now, step + 1, step_delivered_[step]);
 }
 

@@ -65,8 +65,14 @@ class ScheduleExecutor : public TrafficSource {
 
   // The index of the message with id `id` within its step (`step`, the run's).
   int64_t index_in_step(uint64_t id, int step) const {
-    return static_cast<int64_t>(id - step_first_[static_cast<size_t>(step)]);
+    return static_cast<int64_t>(id - step_first(static_cast<size_t>(step)));
   }
+  // The id of the first message of step `step` (the run's); step_first(step + 1) ends the step.
+  uint64_t step_first(size_t step) const {
+    return steps_ ? step / steps_ * per_repetition_ + step_first_[step % steps_] : 0;
+  }
+  // Recycled: the messages with ids below this one were handed to take_retirable.
+  uint64_t handed_over() const { return retire_next_; }
   // The packet the message with id `id` carries.
   int packet_of(uint64_t id) const {
     return packet_[static_cast<size_t>(id < per_repetition_ ? id : id % per_repetition_)];
@@ -130,12 +136,12 @@ class ScheduleExecutor : public TrafficSource {
   bool recycled_;
   int num_nodes_;
   bool log_steps_, log_worms_;  // --log-level debug / trace, read once
-  std::vector<uint32_t> step_released_, step_delivered_;
+  std::vector<uint32_t> step_released_, step_delivered_;  // per step of the run, with --log-level debug only
   uint32_t total_ = 0, released_ = 0, delivered_ = 0;  // over all repetitions
   uint32_t per_repetition_ = 0;
   uint32_t repetition_ = 0;  // repetitions begun
   size_t steps_ = 0;         // per repetition
-  std::vector<uint32_t> step_first_;
+  std::vector<uint32_t> step_first_;  // per step of a repetition, and its end: step_first()
   std::vector<int> packet_;   // per message of a repetition
   std::vector<int> origins_;  // per packet of the schedule: its origin node, or -1
   // recycled

@@ -70,6 +70,18 @@ void write_message_row(CsvText& os, QuotedNames& names, const SimContext& ctx, u
   os << '\n';
 }
 
+void write_step_row(CsvText& os, const StepMetrics& s) {
+  const bool done = s.delivered == s.messages && s.messages > 0;
+  os << s.step << ',' << s.messages << ',' << s.delivered << ',';
+  put_cycle(os, s.start);
+  os << ',';
+  if (done) os << s.end << ',' << (s.end - s.start);
+  else os << ',';
+  os << ',' << s.max_latency << ',' << s.max_zero_load << ',' << Fixed{s.mean_latency, 3} << ',' << s.tcd << ','
+     << s.step_contention.messages << ',' << s.step_contention.cycles << ',' << s.depth_contention.messages << ','
+     << s.depth_contention.cycles << '\n';
+}
+
 // A message's links (links.csv ids), space-separated: as far as its header got
 // for a message still under way when an adaptive run stopped. Links alone
 // (their routers are in links.csv) keep the file small: a busy run writes one

@@ -1,6 +1,7 @@
-// One row of messages.csv and of routes.csv (docs/metrics.md), written by the
-// tables at the end of a run and by the rows streamed while it runs
-// (sim/streamed_message_rows.hpp), so both give the same bytes.
+// One row of messages.csv, of routes.csv and of steps.csv (docs/metrics.md),
+// written by the tables at the end of a run and by the rows streamed while it
+// runs (sim/streamed_message_rows.hpp, sim/schedule_retirement.hpp), so both
+// give the same bytes.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +13,7 @@
 #include "models/topology.hpp"
 #include "schedules/schedule.hpp"
 #include "sim/csv_text.hpp"
+#include "sim/metrics.hpp"
 
 namespace wormsim {
 
@@ -40,6 +42,9 @@ class QuotedNames {
 // background message, which has none) and `packet` its named packet (< 0: none).
 void write_message_row(CsvText& os, QuotedNames& names, const SimContext& ctx, uint64_t id, const MessageRecord& m,
                        int64_t index, int packet);
+
+// The steps.csv row of a step's figures.
+void write_step_row(CsvText& os, const StepMetrics& s);
 
 // routes.csv's first line.
 inline constexpr std::string_view kRoutesHeader = "id,links\n";

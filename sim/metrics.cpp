@@ -26,9 +26,13 @@ MessageView view_message(const SimContext& ctx, const MessageRecord& m) {
 }
 
 MessageTally::MessageTally(int num_steps, bool scheduled, bool hops)
-    : steps_(static_cast<size_t>(num_steps)), step_latency_sum_(static_cast<size_t>(num_steps), 0),
-      scheduled_(scheduled), count_hops_(hops) {
-  for (int s = 0; s < num_steps; ++s) steps_[static_cast<size_t>(s)].step = s;
+    : num_steps_(num_steps), scheduled_(scheduled), count_hops_(hops) {}
+
+void MessageTally::extend_to(int step) {
+  for (int s = step_base_ + static_cast<int>(steps_.size()); s < std::min(step, num_steps_); ++s) {
+    steps_.emplace_back().step = s;
+    step_latency_sum_.push_back(0);
+  }
 }
 
 void MessageTally::add(const SimContext& ctx, const MessageRecord& m) {
@@ -47,8 +51,11 @@ void MessageTally::add(const SimContext& ctx, const MessageRecord& m) {
   Figures& f = main_;
   ++f.messages;
   f.tcd += m.hops;
-  const auto num_steps = static_cast<int>(steps_.size());
-  StepMetrics* st = m.step >= 0 && m.step < num_steps ? &steps_[static_cast<size_t>(m.step)] : nullptr;
+  if (m.step >= 0 && m.step < step_base_)
+    throw std::logic_error("a message of step " + std::to_string(m.step) + " counted after its step was written");
+  const size_t at = static_cast<size_t>(m.step - step_base_);
+  if (m.step >= 0) extend_to(m.step + 1);
+  StepMetrics* st = m.step >= 0 && m.step < num_steps_ ? &steps_[at] : nullptr;
   if (st) {
     ++st->messages;
     st->tcd += m.hops;
@@ -71,7 +78,7 @@ void MessageTally::add(const SimContext& ctx, const MessageRecord& m) {
     ++st->delivered;
     st->end = std::max(st->end, m.delivered);
     st->max_latency = std::max(st->max_latency, v.latency);
-    step_latency_sum_[static_cast<size_t>(m.step)] += v.latency;
+    step_latency_sum_[at] += v.latency;
   }
 }
 
@@ -108,12 +115,27 @@ void MessageTally::merge_main(const Figures& from) {
   main_.last = std::max(main_.last, from.last);
 }
 
+StepMetrics MessageTally::completed_front() const {
+  StepMetrics s = steps_.front();
+  if (s.delivered) s.mean_latency = static_cast<double>(step_latency_sum_.front()) / static_cast<double>(s.delivered);
+  return s;
+}
+
+void MessageTally::pop_steps_before(int step, const std::function<void(const StepMetrics&)>& emit) {
+  extend_to(step);
+  for (; step_base_ < std::min(step, num_steps_); ++step_base_) {
+    emit(completed_front());
+    steps_.pop_front();
+    step_latency_sum_.pop_front();
+  }
+}
+
 void MessageTally::finish(RunMetrics& r) && {
-  r.steps = std::move(steps_);
-  for (size_t s = 0; s < r.steps.size(); ++s)
-    if (r.steps[s].delivered)
-      r.steps[s].mean_latency =
-          static_cast<double>(step_latency_sum_[s]) / static_cast<double>(r.steps[s].delivered);
+  extend_to(num_steps_);
+  r.first_step = step_base_;
+  r.steps.clear();
+  r.steps.reserve(steps_.size());
+  for (; !steps_.empty(); steps_.pop_front(), step_latency_sum_.pop_front()) r.steps.push_back(completed_front());
   r.messages = main_.messages;
   r.delivered = main_.delivered;
   r.tcd = main_.tcd;

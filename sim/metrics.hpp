@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -56,7 +58,8 @@ struct RunMetrics {
   double link_util_mean = 0.0, link_util_max = 0.0;
   int64_t links = 0, links_used = 0;
   uint64_t flits_injected = 0, flits_ejected = 0;
-  std::vector<StepMetrics> steps;
+  std::vector<StepMetrics> steps;  // from step first_step on
+  int first_step = 0;              // the steps before it were written to steps.csv as the run went (sim/schedule_retirement.hpp)
   bool has_background = false;
   BackgroundMetrics background;
   LatencyHistogram hops;  // route lengths of the delivered messages counted here (only with `hops`)
@@ -77,7 +80,10 @@ class MessageTally {
   // Completes `r` (status and link figures are the caller's), moving the
   // steps' figures into it: a long repeated run has millions of steps.
   void finish(RunMetrics& r) &&;
-  int num_steps() const { return static_cast<int>(steps_.size()); }
+  // Hands the figures of the steps before `step`, complete, to `emit` in step
+  // order and drops them: no message of theirs may be added afterwards.
+  void pop_steps_before(int step, const std::function<void(const StepMetrics&)>& emit);
+  int num_steps() const { return num_steps_; }
   bool counts_hops() const { return count_hops_; }
   uint64_t last_delivery() const { return main_.last; }   // of a message counted in the main figures
   uint64_t last_any_delivery() const { return last_any_; }
@@ -91,8 +97,17 @@ class MessageTally {
   };
   void merge_main(const Figures& from);
 
-  std::vector<StepMetrics> steps_;
-  std::vector<uint64_t> step_latency_sum_;
+  // The complete step's figures (its mean latency set) at the front of steps_.
+  StepMetrics completed_front() const;
+  // Adds the steps' figures up to `step` (excluded) that steps_ does not hold yet.
+  void extend_to(int step);
+
+  int num_steps_;
+  int step_base_ = 0;  // the step of steps_.front(): those before were popped
+  // Made as they are first needed: a long repeated run has millions of steps,
+  // of which retirement holds a few at a time.
+  std::deque<StepMetrics> steps_;
+  std::deque<uint64_t> step_latency_sum_;
   bool scheduled_;
   bool count_hops_;
   Figures main_;

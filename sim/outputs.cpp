@@ -280,17 +280,9 @@ void write_links_csv(CsvText& os, const RunReport& rep) {
 
 void write_steps_csv(CsvText& os, const RunReport& rep) {
   os << step_columns().csv_header();
-  for (const StepMetrics& s : rep.metrics.steps) {
-    const bool done = s.delivered == s.messages && s.messages > 0;
-    os << s.step << ',' << s.messages << ',' << s.delivered << ',';
-    put_cycle(os, s.start);
-    os << ',';
-    if (done) os << s.end << ',' << (s.end - s.start);
-    else os << ',';
-    os << ',' << s.max_latency << ',' << s.max_zero_load << ',' << Fixed{s.mean_latency, 3} << ',' << s.tcd << ','
-       << s.step_contention.messages << ',' << s.step_contention.cycles << ',' << s.depth_contention.messages << ','
-       << s.depth_contention.cycles << '\n';
-  }
+  // The steps whose messages were all retired as the run went, then the others.
+  if (rep.retired_schedule) rep.retired_schedule->copy_step_rows(os);
+  for (const StepMetrics& s : rep.metrics.steps) write_step_row(os, s);
 }
 
 bool holds_other_config(const std::string& dir, const Config& config) {

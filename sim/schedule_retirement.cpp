@@ -49,6 +49,7 @@ ScheduleRetirement::ScheduleRetirement(OutputSet& set, Network& net, ScheduleExe
       total_(static_cast<uint64_t>(exec.messages_per_repetition()) * repetitions) {
   open(messages_before_, set, "retired-messages.csv", message_columns().csv_header());
   open(routes_before_, set, "retired-routes.csv", kRoutesHeader);
+  open(steps_, set, "retired-steps.csv");
 }
 
 // The files of retired rows start with the header and keep their CRC-32: when
@@ -78,11 +79,21 @@ void ScheduleRetirement::retire_retirable(Network& net) {
   try {
     retire(net, slots, messages_before_, routes_before_);
     rows_before_ += slots.size();
+    write_retired_steps();
   } catch (const std::runtime_error& e) {
     error_ = std::string(e.what()) + " (the rows of the schedule's delivered messages, written as the run goes; the " +
              "run was stopped at cycle " + std::to_string(net.cycle()) + " and its outputs were not written)";
     Network::request_stop();
   }
+}
+
+void ScheduleRetirement::write_retired_steps() {
+  const int before = steps_written_;
+  const uint64_t retired = exec_.handed_over();  // every message below it is retired by now
+  while (steps_written_ < tally_.num_steps() && exec_.step_first(static_cast<size_t>(steps_written_) + 1) <= retired)
+    ++steps_written_;
+  if (steps_written_ > before)
+    tally_.pop_steps_before(steps_written_, [this](const StepMetrics& s) { write_step_row(*steps_.text, s); });
 }
 
 void ScheduleRetirement::retire(Network& net, const std::vector<uint32_t>& slots, Spill& messages, Spill& routes) {
@@ -118,7 +129,7 @@ void ScheduleRetirement::finish(Network& net) {
       }
       retire(net, exec_.add_unreleased(net, r), messages_after_, routes_after_);
     }
-    for (Spill* s : {&messages_before_, &routes_before_, &messages_after_, &routes_after_})
+    for (Spill* s : {&messages_before_, &routes_before_, &messages_after_, &routes_after_, &steps_})
       if (s->text) s->text->flush();
   } catch (const std::runtime_error& e) {
     error_ = std::string(e.what()) + " (the rows of the repetitions of the schedule that never began)";
@@ -147,6 +158,11 @@ void ScheduleRetirement::copy_rows_before(CsvText& out, bool routes) const {
 void ScheduleRetirement::copy_rows_after(CsvText& out, bool routes) const {
   throw_if_failed();
   copy(routes ? routes_after_ : messages_after_, out);
+}
+
+void ScheduleRetirement::copy_step_rows(CsvText& out) const {
+  throw_if_failed();
+  copy(steps_, out);
 }
 
 void ScheduleRetirement::commit_rows(OutputSet& set, bool routes) const {

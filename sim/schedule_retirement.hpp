@@ -12,7 +12,9 @@
 // table's, the rows of the repetitions never begun after them (messages are
 // retired in id order, and repetitions run in id order and never overlap).
 // When every row was retired, the file of retired rows, which starts with the
-// header, becomes messages.csv (routes.csv) as it is.
+// header, becomes messages.csv (routes.csv) as it is. A step whose messages
+// are all retired is complete: its row of steps.csv is written then, and its
+// figures dropped, so that a long repeated run does not hold every step's.
 #pragma once
 
 #include <cstdint>
@@ -93,6 +95,9 @@ class ScheduleRetirement : public TrafficSource {
   // of the repetitions never begun (after it). Throw std::runtime_error.
   void copy_rows_before(CsvText& messages_or_routes, bool routes) const;
   void copy_rows_after(CsvText& messages_or_routes, bool routes) const;
+  // The steps.csv rows of the steps whose messages were all retired as the run
+  // went, in step order (RunMetrics::steps holds the rest). Throws std::runtime_error.
+  void copy_step_rows(CsvText& steps) const;
   // With holds_every_row(): commits the file of retired rows, header and all,
   // into `set` as messages.csv or routes.csv. Throws std::runtime_error.
   void commit_rows(OutputSet& set, bool routes) const;
@@ -107,6 +112,8 @@ class ScheduleRetirement : public TrafficSource {
   void open(Spill& spill, OutputSet& set, const std::string& name, std::string_view header = {});
   // Retires the messages the executor has handed over.
   void retire_retirable(Network& net);
+  // Writes the rows of the steps whose messages are now all retired.
+  void write_retired_steps();
   // Lists and folds the messages in slots `slots` (id order) into `messages` and `routes`, then frees their slots.
   void retire(Network& net, const std::vector<uint32_t>& slots, Spill& messages, Spill& routes);
   static void copy(const Spill& spill, CsvText& out);
@@ -117,6 +124,8 @@ class ScheduleRetirement : public TrafficSource {
   MessageTally tally_;
   RetiredRepetitions rows_;
   Spill messages_before_, routes_before_, messages_after_, routes_after_;  // after: opened for the first such row
+  Spill steps_;         // the rows of the steps written
+  int steps_written_ = 0;  // the steps before it are in steps_
   const bool repetition_rows_;
   const size_t batch_;
   uint64_t during_run_ = 0, rows_before_ = 0;  // rows_before_: in the files of retired rows
