@@ -321,7 +321,8 @@ void write_csv_outputs(OutputSet& set, const RunReport& rep) {
     rep.retired_schedule->commit_rows(set, true);
   else
     set.add_streamed("routes.csv", [&](CsvText& os) { write_routes_csv(os, rep); });
-  if (rep.repetitions) set.add("repetitions.csv", repetitions_csv(*rep.repetitions));
+  if (rep.repetitions)
+    set.add_streamed("repetitions.csv", [&](CsvText& os) { write_repetitions_csv(os, *rep.repetitions); });
   if (!rep.network->context().copies.empty()) set.add("copies.csv", copies_csv(*rep.network));
   if (rep.load && rep.load->adaptive) set.add("warmup.csv", warmup_csv(*rep.load->adaptive));
   if (rep.classes) set.add("latency.csv", class_latency_csv(rep));

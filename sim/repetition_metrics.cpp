@@ -9,10 +9,9 @@ namespace wormsim {
 
 namespace {
 
-// The figures of the messages in `slots` added to `row`.
-RepetitionRow repetition_row(RepetitionRow row, const SimContext& ctx, const std::vector<uint32_t>& slots) {
+// Adds the figures of the messages in `slots` to `row`.
+void count_slots(RepetitionRow& row, const SimContext& ctx, const std::vector<uint32_t>& slots) {
   for (uint32_t slot : slots) count_repetition_message(row, ctx, ctx.msgs[slot]);
-  return row;
 }
 
 }  // namespace
@@ -47,15 +46,17 @@ Distribution distribution(const std::vector<uint64_t>& v) {
 }
 
 RepetitionMetrics compute_repetition_metrics(const Network& net, const RepeatedSchedule& repeated,
-                                             const ScheduleExecutor& exec, const RetiredRepetitions* retired) {
+                                             const ScheduleExecutor& exec, RetiredRepetitions retired) {
   RepetitionMetrics out;
   out.spec = repeated.spec();
   std::vector<uint64_t> completion, step, depth, background;
   const auto& times = repeated.times();
+  out.rows = std::move(retired);
+  out.rows.resize(times.size());
   for (uint32_t r = 0; r < times.size(); ++r) {
     // Its retired messages' figures, and its messages' still in the table.
-    const bool was_retired = retired && r < retired->size() && (*retired)[r];
-    RepetitionRow row = repetition_row(was_retired ? *(*retired)[r] : RepetitionRow{}, net.context(), exec.slots_of(r));
+    RepetitionRow& row = out.rows[r];
+    count_slots(row, net.context(), exec.slots_of(r));
     row.repetition = r;
     row.times = times[r];
     if (row.times.start != kNever) ++out.started;
@@ -68,7 +69,6 @@ RepetitionMetrics compute_repetition_metrics(const Network& net, const RepeatedS
       depth.push_back(static_cast<uint64_t>(row.depth_contention.cycles));
       background.push_back(static_cast<uint64_t>(row.background_contention.cycles));
     }
-    out.rows.push_back(row);
   }
   out.completion = distribution(completion);
   out.step_contention = distribution(step);

@@ -6,7 +6,6 @@
 #pragma once
 
 #include <cstdint>
-#include <optional>
 #include <vector>
 
 #include "models/network.hpp"
@@ -46,9 +45,11 @@ void count_repetition_message(RepetitionRow& row, const SimContext& ctx, const M
 
 // Per repetition, the counts of its messages whose records were retired
 // (sim/schedule_retirement.hpp); the others' records are in the table.
-using RetiredRepetitions = std::vector<std::optional<RepetitionRow>>;
+using RetiredRepetitions = std::vector<RepetitionRow>;
 
+// `retired`: one row per repetition, or none when no record was retired; its
+// rows become the result's, so that a long run holds each repetition's once.
 RepetitionMetrics compute_repetition_metrics(const Network& net, const RepeatedSchedule& repeated,
-                                             const ScheduleExecutor& exec, const RetiredRepetitions* retired);
+                                             const ScheduleExecutor& exec, RetiredRepetitions retired);
 
 }  // namespace wormsim

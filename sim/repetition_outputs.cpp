@@ -29,8 +29,7 @@ nlohmann::ordered_json repetitions_json(const RepetitionMetrics& r) {
   return b.json();
 }
 
-std::string repetitions_csv(const RepetitionMetrics& reps) {
-  CsvText os;
+void write_repetitions_csv(CsvText& os, const RepetitionMetrics& reps) {
   os << repetition_columns().csv_header();
   for (const RepetitionRow& r : reps.rows) {
     os << r.repetition << ',';
@@ -47,7 +46,6 @@ std::string repetitions_csv(const RepetitionMetrics& reps) {
     if (r.completed()) os << (r.times.under_load ? 1 : 0);
     os << '\n';
   }
-  return std::move(os).str();
 }
 
 }  // namespace wormsim

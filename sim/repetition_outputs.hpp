@@ -7,11 +7,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/csv_text.hpp"
 #include "sim/repetition_metrics.hpp"
 
 namespace wormsim {
 
 nlohmann::ordered_json repetitions_json(const RepetitionMetrics& repetitions);
-std::string repetitions_csv(const RepetitionMetrics& repetitions);
+void write_repetitions_csv(CsvText& os, const RepetitionMetrics& repetitions);
 
 }  // namespace wormsim

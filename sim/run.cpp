@@ -494,8 +494,8 @@ int run_loaded(const RunOptions& opts, RunInputs& in, std::chrono::steady_clock:
   if (cfg.router_stats)
     report.router_stats = compute_router_stats(net, report.metrics, window.get(), report.load ? &*report.load : nullptr);
   if (cfg.repeat.reported)
-    report.repetitions = compute_repetition_metrics(net, repeated, exec,
-                                                    retired_schedule ? &retired_schedule->repetitions() : nullptr);
+    report.repetitions = compute_repetition_metrics(
+        net, repeated, exec, retired_schedule ? retired_schedule->take_repetitions() : RetiredRepetitions{});
   report.host.wall_seconds = seconds_since(t0);
   report.host.peak_rss_mib = peak_rss_mib();
   spdlog::info("computed the metrics in {:.3f} s ({:.3f} s CPU)", seconds_since(t_sim) - report.host.simulation_seconds,

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <optional>
 #include <stdexcept>
 
 #include "sim/output_tables.hpp"
@@ -43,7 +42,7 @@ ScheduleRetirement::ScheduleRetirement(OutputSet& set, Network& net, ScheduleExe
       set_(set),
       names_(net.topology(), sched),
       tally_(num_steps, true, hops),
-      rows_(repetitions),
+      rows_(repetition_rows ? repetitions : 0),
       repetition_rows_(repetition_rows),
       batch_(retire_batch(exec.messages_per_repetition())),
       total_(static_cast<uint64_t>(exec.messages_per_repetition()) * repetitions) {
@@ -108,11 +107,7 @@ void ScheduleRetirement::retire(Network& net, const std::vector<uint32_t>& slots
   const uint64_t per_repetition = exec_.messages_per_repetition();
   for (uint32_t slot : slots) {
     tally_.add(ctx, ctx.msgs[slot]);
-    if (repetition_rows_) {
-      std::optional<RepetitionRow>& row = rows_[net.message_id(slot) / per_repetition];
-      if (!row) row.emplace();
-      count_repetition_message(*row, ctx, ctx.msgs[slot]);
-    }
+    if (repetition_rows_) count_repetition_message(rows_[net.message_id(slot) / per_repetition], ctx, ctx.msgs[slot]);
     net.recycle(slot);
   }
 }

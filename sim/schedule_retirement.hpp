@@ -87,8 +87,9 @@ class ScheduleRetirement : public TrafficSource {
   MessageTally& retired() { return tally_; }
   // Messages retired while the run went (for the log and the tests).
   uint64_t retired_during_run() const { return during_run_; }
-  // Per repetition, the figures of its retired messages (compute_repetition_metrics adds the table's).
-  const RetiredRepetitions& repetitions() const { return rows_; }
+  // Per repetition, the figures of its retired messages (compute_repetition_metrics adds the table's);
+  // none without `repetition_rows`.
+  RetiredRepetitions take_repetitions() { return std::move(rows_); }
   // After finish(): every message's rows are in the file of retired rows (none in the table, no repetition never begun).
   bool holds_every_row() const { return rows_before_ == total_; }
   // The rows of the messages retired during the run (before the table's), and

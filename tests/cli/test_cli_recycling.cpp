@@ -435,7 +435,7 @@ TEST(Recycling, MemoryOfOneScheduleGrowsByItsMessagesNotTheirRecords) {
 
 // What a repeated run still holds per repetition is its row of
 // repetitions.csv and its times (their distributions are computed at the end):
-// about 125 bytes a step of a 4-step broadcast. A step's figures are written
+// about 48 bytes a step of a 4-step broadcast. A step's figures are written
 // to steps.csv once its messages are all retired; holding them to the end
 // took about 235 bytes a step, and holding them three times about 350.
 TEST(Recycling, MemoryGrowsByEachRepetitionsFiguresOnly) {
@@ -445,8 +445,8 @@ TEST(Recycling, MemoryGrowsByEachRepetitionsFiguresOnly) {
   EXPECT_EQ(lines(read_file(tmp / "long" / "steps.csv")).size(), 4u * 45000 + 1);
   const double steps = 4.0 * (45000 - 5000);
   const double grew = (peak_rss_mib(long_run) - peak_rss_mib(short_run)) * 1024 * 1024;
-  EXPECT_LT(grew / steps, 170.0) << "bytes per step";
-  EXPECT_GT(grew / steps, 40.0) << "bytes per step: a repetition's row of repetitions.csv is held to the end";
+  EXPECT_LT(grew / steps, 90.0) << "bytes per step";
+  EXPECT_GT(grew / steps, 20.0) << "bytes per step: a repetition's row of repetitions.csv is held to the end";
 }
 
 // The memory guard counts the records a run holds at once: a million
