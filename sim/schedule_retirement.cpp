@@ -43,6 +43,7 @@ ScheduleRetirement::ScheduleRetirement(OutputSet& set, Network& net, ScheduleExe
       names_(net.topology(), sched),
       tally_(num_steps, true, hops),
       rows_(repetition_rows ? repetitions : 0),
+      repetitions_(repetitions),
       repetition_rows_(repetition_rows),
       batch_(retire_batch(exec.messages_per_repetition())),
       total_(static_cast<uint64_t>(exec.messages_per_repetition()) * repetitions) {
@@ -117,7 +118,7 @@ void ScheduleRetirement::finish(Network& net) {
   if (!error_.empty()) return;
   try {
     exec_.add_unmade(net);
-    for (uint32_t r = exec_.repetitions_begun(); r < rows_.size(); ++r) {
+    for (uint32_t r = exec_.repetitions_begun(); r < repetitions_; ++r) {
       if (!messages_after_.file) {
         open(messages_after_, set_, "unbegun-messages.csv");
         open(routes_after_, set_, "unbegun-routes.csv");
@@ -127,7 +128,7 @@ void ScheduleRetirement::finish(Network& net) {
     for (Spill* s : {&messages_before_, &routes_before_, &messages_after_, &routes_after_, &steps_})
       if (s->text) s->text->flush();
   } catch (const std::runtime_error& e) {
-    error_ = std::string(e.what()) + " (the rows of the repetitions of the schedule that never began)";
+    error_ = std::string(e.what()) + " (the rows of the schedule's messages, written when the run ended)";
   }
 }
 

@@ -127,6 +127,7 @@ class ScheduleRetirement : public TrafficSource {
   Spill messages_before_, routes_before_, messages_after_, routes_after_;  // after: opened for the first such row
   Spill steps_;         // the rows of the steps written
   int steps_written_ = 0;  // the steps before it are in steps_
+  const uint32_t repetitions_;
   const bool repetition_rows_;
   const size_t batch_;
   uint64_t during_run_ = 0, rows_before_ = 0;  // rows_before_: in the files of retired rows

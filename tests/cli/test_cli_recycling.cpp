@@ -253,6 +253,7 @@ TEST(Recycling, ScheduleRecordsGiveTheFiguresOfARunThatKeepsEveryRecord) {
   struct Case {
     std::vector<std::string> args;
     int exit_code;
+    bool delivers = true;  // some message is delivered: retired during the run in batches of one
   };
   const std::vector<Case> cases = {
       // Once, in barrier mode, with router statistics; then in eager mode on a larger mesh.
@@ -276,6 +277,8 @@ TEST(Recycling, ScheduleRecordsGiveTheFiguresOfARunThatKeepsEveryRecord) {
         "schedule={algorithm: eye, source: eye, mode: eager, flits: 12, repeat: {count: 12, period_cycles: 40}}",
         "--set", "network.dims=[8,8]"},
        0},
+      // Once, stopped before it began: every message listed, unreleased.
+      {{kDefault, "--set", "schedule.repeat={count: 1, start_cycle: 100}", "--set", "run.max_cycles=50"}, 3, false},
       // Stopped by a cycle limit between two repetitions: every begun one retired, the others never begun.
       {{kDefault, "--set", "schedule.repeat={count: 5, gap_cycles: 400}", "--set", "run.max_cycles=300"}, 3},
       // Stopped by a cycle limit: one repetition under way, eighteen never begun (listed after it).
@@ -340,7 +343,7 @@ TEST(Recycling, ScheduleRecordsGiveTheFiguresOfARunThatKeepsEveryRecord) {
       const auto at = r.err.find(" messages of the schedule gave their records back as the run went");
       ASSERT_NE(at, std::string::npos) << r.err;
       const auto from = r.err.rfind("] ", at) + 2;
-      if (std::string(batch) == "1") EXPECT_GT(std::stoi(r.err.substr(from)), 0) << r.err.substr(from, at - from);
+      if (std::string(batch) == "1" && cases[c].delivers) EXPECT_GT(std::stoi(r.err.substr(from)), 0) << r.err.substr(from, at - from);
       EXPECT_EQ(summary_without_manifest(dir / name), kept_summary);
       EXPECT_EQ(errors(r), errors(kept));
       const json files = json::parse(read_file(dir / name / "summary.json")).at("outputs");
