@@ -54,7 +54,7 @@ void MessageTally::add(const SimContext& ctx, const MessageRecord& m) {
   if (m.step >= 0 && m.step < step_base_)
     throw std::logic_error("a message of step " + std::to_string(m.step) + " counted after its step was written");
   const size_t at = static_cast<size_t>(m.step - step_base_);
-  if (m.step >= 0) extend_to(m.step + 1);
+  if (m.step >= 0 && at >= steps_.size()) extend_to(m.step + 1);
   StepMetrics* st = m.step >= 0 && m.step < num_steps_ ? &steps_[at] : nullptr;
   if (st) {
     ++st->messages;
