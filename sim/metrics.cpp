@@ -132,7 +132,6 @@ void MessageTally::pop_steps_before(int step, const std::function<void(const Ste
 
 void MessageTally::finish(RunMetrics& r) && {
   extend_to(num_steps_);
-  r.first_step = step_base_;
   r.steps.clear();
   r.steps.reserve(steps_.size());
   for (; !steps_.empty(); steps_.pop_front(), step_latency_sum_.pop_front()) r.steps.push_back(completed_front());

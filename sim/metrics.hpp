@@ -58,8 +58,9 @@ struct RunMetrics {
   double link_util_mean = 0.0, link_util_max = 0.0;
   int64_t links = 0, links_used = 0;
   uint64_t flits_injected = 0, flits_ejected = 0;
-  std::vector<StepMetrics> steps;  // from step first_step on
-  int first_step = 0;              // the steps before it were written to steps.csv as the run went (sim/schedule_retirement.hpp)
+  // Every step's figures, but for the first ones a retired schedule wrote to
+  // steps.csv as the run went (sim/schedule_retirement.hpp).
+  std::vector<StepMetrics> steps;
   bool has_background = false;
   BackgroundMetrics background;
   LatencyHistogram hops;  // route lengths of the delivered messages counted here (only with `hops`)

@@ -10,9 +10,7 @@ namespace wormsim {
 
 namespace {
 constexpr size_t kRetiredChunkBytes = size_t{64} << 10;  // one per spill file in memory while the network is simulated
-}  // namespace
 
-namespace {
 size_t forced_batch() {
   static const size_t batch = [] {
     const char* v = std::getenv("WORMSIM_RETIRE_BATCH");
