@@ -59,7 +59,7 @@ void ScheduleRetirement::open(Spill& spill, OutputSet& set, const std::string& n
   spill.file = std::make_unique<StreamedFile>(set.path_of(name));
   if (header.empty()) spill.file->without_checksum();
   spill.text = std::make_unique<CsvText>(*spill.file, kRetiredChunkBytes);
-  *spill.text << header;
+  if (!header.empty()) *spill.text << header;  // an empty view's data may be null, which memcpy must not get
   spill.header = header.size();
 }
 
