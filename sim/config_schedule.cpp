@@ -50,8 +50,10 @@ const ParamSection kRepeatParams{
     {P::integer("count", 1, kMaxRepetitions)
          .by_default(1)
          .in("repetitions")
-         .describe("runs of the whole schedule, each with new messages and the same steps; a repetition's message "
-                   "records are recycled once the next has begun (docs/load-studies.md, \"Long runs: memory\")"),
+         .describe("runs of the whole schedule, each with new messages and the same steps; its messages' records "
+                   "are recycled as they are delivered, and a repetition's rows of `steps.csv` and `repetitions.csv` "
+                   "are written once it has ended, so memory does not grow with the count (docs/load-studies.md, "
+                   "\"Long runs: memory\")"),
      P::integer("start_cycle", 0, kMaxTrafficCycles)
          .default_is("the window's opening (end of warm-up) with a measurement window, else 0")
          .range("0..2^40")

@@ -322,7 +322,11 @@ void write_csv_outputs(OutputSet& set, const RunReport& rep) {
   else
     set.add_streamed("routes.csv", [&](CsvText& os) { write_routes_csv(os, rep); });
   if (rep.repetitions)
-    set.add_streamed("repetitions.csv", [&](CsvText& os) { write_repetitions_csv(os, *rep.repetitions); });
+    set.add_streamed("repetitions.csv", [&](CsvText& os) {
+      // The repetitions whose rows were written as the run went, then the others.
+      if (!rep.retired_schedule) return write_repetitions_csv(os, *rep.repetitions);
+      write_repetitions_csv(os, *rep.repetitions, [&](CsvText& rows) { rep.retired_schedule->copy_repetition_rows(rows); });
+    });
   if (!rep.network->context().copies.empty()) set.add("copies.csv", copies_csv(*rep.network));
   if (rep.load && rep.load->adaptive) set.add("warmup.csv", warmup_csv(*rep.load->adaptive));
   if (rep.classes) set.add("latency.csv", class_latency_csv(rep));

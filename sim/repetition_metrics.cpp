@@ -28,52 +28,60 @@ void count_repetition_message(RepetitionRow& row, const SimContext& ctx, const M
   row.max_latency = std::max(row.max_latency, v.latency);
 }
 
-Distribution distribution(const std::vector<uint64_t>& v) {
+Distribution distribution(const LatencyHistogram& h) {
   Distribution d;
-  if (v.empty()) return d;
-  LatencyHistogram h;  // nearest-rank percentiles and the mean, as for latencies
-  for (uint64_t x : v) h.add(x);
+  if (h.count() == 0) return d;
   const LatencyStats s = h.stats();
   d.mean = s.mean;
   d.p50 = s.p50;
   d.max = s.max;
-  d.min = *std::min_element(v.begin(), v.end());
+  d.min = h.min();
   d.p95 = h.percentile(95);
   double squares = 0.0;
-  for (uint64_t x : v) squares += (static_cast<double>(x) - d.mean) * (static_cast<double>(x) - d.mean);
-  d.stdev = v.size() > 1 ? std::sqrt(squares / static_cast<double>(v.size() - 1)) : 0.0;
+  for (const auto& [x, n] : h.counts()) {
+    const double dev = static_cast<double>(x) - d.mean;
+    squares += static_cast<double>(n) * (dev * dev);
+  }
+  d.stdev = h.count() > 1 ? std::sqrt(squares / static_cast<double>(h.count() - 1)) : 0.0;
   return d;
+}
+
+void RepetitionTally::add(const RepetitionRow& row) {
+  if (row.times.start != kNever) ++started;
+  if (row.late()) ++late;
+  if (!row.completed()) return;
+  ++completed;
+  under_load += row.times.under_load;
+  completion.add(row.completion());
+  step_contention.add(static_cast<uint64_t>(row.step_contention.cycles));
+  depth_contention.add(static_cast<uint64_t>(row.depth_contention.cycles));
+  background_contention.add(static_cast<uint64_t>(row.background_contention.cycles));
 }
 
 RepetitionMetrics compute_repetition_metrics(const Network& net, const RepeatedSchedule& repeated,
                                              const ScheduleExecutor& exec, RetiredRepetitions retired) {
   RepetitionMetrics out;
   out.spec = repeated.spec();
-  std::vector<uint64_t> completion, step, depth, background;
-  const auto& times = repeated.times();
-  out.rows = std::move(retired);
-  out.rows.resize(times.size());
-  for (uint32_t r = 0; r < times.size(); ++r) {
+  RepetitionTally& tally = retired.tally;
+  out.first_row = retired.first;
+  out.rows = std::move(retired.rows);
+  out.rows.resize(out.spec.count - retired.first);
+  for (uint32_t r = retired.first; r < out.spec.count; ++r) {
     // Its retired messages' figures, and its messages' still in the table.
-    RepetitionRow& row = out.rows[r];
+    RepetitionRow& row = out.rows[r - retired.first];
     count_slots(row, net.context(), exec.slots_of(r));
     row.repetition = r;
-    row.times = times[r];
-    if (row.times.start != kNever) ++out.started;
-    if (row.late()) ++out.late;
-    if (row.completed()) {
-      ++out.completed;
-      out.under_load += row.times.under_load;
-      completion.push_back(row.completion());
-      step.push_back(static_cast<uint64_t>(row.step_contention.cycles));
-      depth.push_back(static_cast<uint64_t>(row.depth_contention.cycles));
-      background.push_back(static_cast<uint64_t>(row.background_contention.cycles));
-    }
+    row.times = repeated.times(r);
+    tally.add(row);
   }
-  out.completion = distribution(completion);
-  out.step_contention = distribution(step);
-  out.depth_contention = distribution(depth);
-  out.background_contention = distribution(background);
+  out.started = tally.started;
+  out.completed = tally.completed;
+  out.late = tally.late;
+  out.under_load = tally.under_load;
+  out.completion = distribution(tally.completion);
+  out.step_contention = distribution(tally.step_contention);
+  out.depth_contention = distribution(tally.depth_contention);
+  out.background_contention = distribution(tally.background_contention);
   return out;
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "models/network.hpp"
+#include "sim/latency_histogram.hpp"
 #include "sim/metrics.hpp"
 #include "sim/repetitions.hpp"
 
@@ -31,11 +32,25 @@ struct Distribution {
   uint64_t min = 0, p50 = 0, p95 = 0, max = 0;
   double mean = 0.0, stdev = 0.0;
 };
-Distribution distribution(const std::vector<uint64_t>& values);
+// Read from the counts per value, so that a run holds no list of every
+// repetition's figures: the squared deviations are summed value by value, in
+// increasing order, which no order of the repetitions changes.
+Distribution distribution(const LatencyHistogram& values);
+
+// The figures over repetitions, folded one repetition's row at a time: a long
+// repeated run holds counts per distinct value, not a row per repetition.
+struct RepetitionTally {
+  uint32_t started = 0, completed = 0, late = 0, under_load = 0;
+  LatencyHistogram completion, step_contention, depth_contention, background_contention;
+  void add(const RepetitionRow& row);
+};
 
 struct RepetitionMetrics {
   RepeatSpec spec;
   uint32_t started = 0, completed = 0, late = 0, under_load = 0;
+  // The rows not yet written: those of repetitions first_row.. (the ones before
+  // went to repetitions.csv's file as the run went, sim/schedule_retirement.hpp).
+  uint32_t first_row = 0;
   std::vector<RepetitionRow> rows;
   Distribution completion, step_contention, depth_contention, background_contention;
 };
@@ -43,12 +58,18 @@ struct RepetitionMetrics {
 // Counts message `m` of a repetition into its row.
 void count_repetition_message(RepetitionRow& row, const SimContext& ctx, const MessageRecord& m);
 
-// Per repetition, the counts of its messages whose records were retired
-// (sim/schedule_retirement.hpp); the others' records are in the table.
-using RetiredRepetitions = std::vector<RepetitionRow>;
+// What a run that retires its schedule's records has of its repetitions
+// (sim/schedule_retirement.hpp): the rows of repetitions first.. with the
+// figures of their retired messages (the others' records are in the table), and
+// the tally of the rows written before them.
+struct RetiredRepetitions {
+  uint32_t first = 0;
+  std::vector<RepetitionRow> rows;
+  RepetitionTally tally;
+};
 
-// `retired`: one row per repetition, or none when no record was retired; its
-// rows become the result's, so that a long run holds each repetition's once.
+// `retired` (empty when no record was retired): its rows become the result's,
+// so that a long run holds each repetition's once.
 RepetitionMetrics compute_repetition_metrics(const Network& net, const RepeatedSchedule& repeated,
                                              const ScheduleExecutor& exec, RetiredRepetitions retired);
 

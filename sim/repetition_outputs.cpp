@@ -29,23 +29,26 @@ nlohmann::ordered_json repetitions_json(const RepetitionMetrics& r) {
   return b.json();
 }
 
-void write_repetitions_csv(CsvText& os, const RepetitionMetrics& reps) {
+void write_repetition_row(CsvText& os, const RepetitionRow& r) {
+  os << r.repetition << ',';
+  if (r.times.due != kNever) os << r.times.due;
+  os << ',';
+  if (r.times.start != kNever) os << r.times.start;
+  os << ',';
+  if (r.completed()) os << r.times.end << ',' << r.completion();
+  else os << ',';
+  os << ',' << r.late() << ',' << r.messages << ',' << r.delivered << ',' << r.max_latency << ','
+     << r.step_contention.messages << ',' << r.step_contention.cycles << ',' << r.depth_contention.messages << ','
+     << r.depth_contention.cycles << ',' << r.background_contention.messages << ','
+     << r.background_contention.cycles << ',' << r.port_wait.cycles << ',';
+  if (r.completed()) os << (r.times.under_load ? 1 : 0);
+  os << '\n';
+}
+
+void write_repetitions_csv(CsvText& os, const RepetitionMetrics& reps, const std::function<void(CsvText&)>& rows_before) {
   os << repetition_columns().csv_header();
-  for (const RepetitionRow& r : reps.rows) {
-    os << r.repetition << ',';
-    if (r.times.due != kNever) os << r.times.due;
-    os << ',';
-    if (r.times.start != kNever) os << r.times.start;
-    os << ',';
-    if (r.completed()) os << r.times.end << ',' << r.completion();
-    else os << ',';
-    os << ',' << r.late() << ',' << r.messages << ',' << r.delivered << ',' << r.max_latency << ','
-       << r.step_contention.messages << ',' << r.step_contention.cycles << ',' << r.depth_contention.messages << ','
-       << r.depth_contention.cycles << ',' << r.background_contention.messages << ','
-       << r.background_contention.cycles << ',' << r.port_wait.cycles << ',';
-    if (r.completed()) os << (r.times.under_load ? 1 : 0);
-    os << '\n';
-  }
+  if (rows_before) rows_before(os);
+  for (const RepetitionRow& r : reps.rows) write_repetition_row(os, r);
 }
 
 }  // namespace wormsim

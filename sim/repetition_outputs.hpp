@@ -3,6 +3,7 @@
 // from sim/outputs.cpp so that its hot CSV writers keep their code.
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -13,6 +14,11 @@
 namespace wormsim {
 
 nlohmann::ordered_json repetitions_json(const RepetitionMetrics& repetitions);
-void write_repetitions_csv(CsvText& os, const RepetitionMetrics& repetitions);
+// One repetition's row of repetitions.csv.
+void write_repetition_row(CsvText& os, const RepetitionRow& row);
+// The header, the rows `rows_before` writes (those written as the run went:
+// repetitions before repetitions.first_row), then the rows held.
+void write_repetitions_csv(CsvText& os, const RepetitionMetrics& repetitions,
+                           const std::function<void(CsvText&)>& rows_before = {});
 
 }  // namespace wormsim

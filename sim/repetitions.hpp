@@ -14,7 +14,7 @@
 #pragma once
 
 #include <cstdint>
-#include <vector>
+#include <deque>
 
 #include "models/sim_context.hpp"
 #include "models/traffic_source.hpp"
@@ -57,7 +57,12 @@ class RepeatedSchedule : public TrafficSource {
 
   // Every repetition has completed.
   bool complete() const { return completed_ == spec_.count; }
-  const std::vector<RepetitionTimes>& times() const { return times_; }
+  // Repetition r's cycles (all kNever for one not yet due); r >= forgotten().
+  const RepetitionTimes& times(uint32_t r) const;
+  // Drops the times of the completed repetitions before r (their rows are
+  // written): a long run holds those of the repetition under way and the next.
+  void forget_before(uint32_t r);
+  uint32_t forgotten() const { return first_; }
   const RepeatSpec& spec() const { return spec_; }
 
  private:
@@ -67,7 +72,10 @@ class RepeatedSchedule : public TrafficSource {
   RepeatSpec spec_;
   ScheduleExecutor& exec_;
   const TrafficSource* background_;
-  std::vector<RepetitionTimes> times_;
+  RepetitionTimes& at(uint32_t r) { return times_[r - first_]; }
+
+  std::deque<RepetitionTimes> times_;  // of repetitions first_.. up to the next one due
+  uint32_t first_ = 0;
   uint32_t started_ = 0, completed_ = 0;
   bool running_ = false;
   uint64_t next_due_ = 0;

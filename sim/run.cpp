@@ -114,8 +114,8 @@ std::vector<std::string> setting_warnings(const Config& cfg) {
 // Throws MemoryRefused when a run's estimated memory (sim/run_memory.hpp)
 // exceeds kMemoryFraction of the machine. `messages` is a guess before the
 // schedule exists (one per node, as for a broadcast) and exact after.
-void require_run_memory(const Config& cfg, size_t messages, size_t hops, size_t steps = 0) {
-  const MemoryEstimate need = run_estimate(cfg, messages, hops, steps);
+void require_run_memory(const Config& cfg, size_t messages, size_t hops, size_t steps = 0, size_t repetitions = 0) {
+  const MemoryEstimate need = run_estimate(cfg, messages, hops, steps, repetitions);
   spdlog::info("estimated memory {:.1f} MiB", need.total() / (1 << 20));
   require_memory(need, cfg.path);
 }
@@ -272,12 +272,18 @@ int load_run_inputs(const RunOptions& opts, RunInputs& in) {
                         std::to_string(in.schedule.num_messages()) + " messages in " +
                         std::to_string(in.schedule.steps.size()) + " steps make more than " +
                         std::to_string(kMaxRunMessages) + " messages or steps in one run");
-    // Retired messages leave the table: it holds a repetition's and a batch at most (sim/schedule_retirement.hpp).
+    // Retired messages leave the table: it holds a repetition's and a batch at
+    // most (sim/schedule_retirement.hpp), and the figures of the steps and
+    // repetitions they belong to; the ones before are written and dropped.
     const uint64_t per_repetition = std::max<uint64_t>(in.schedule.num_messages(), 1);
-    const uint64_t held = retires_schedule(cfg, in.schedule)
-                              ? std::min(run_messages, per_repetition + retire_batch(per_repetition))
-                              : run_messages;
-    require_run_memory(cfg, held, static_cast<size_t>(hops * held / per_repetition), run_steps);
+    const bool retired = retires_schedule(cfg, in.schedule);
+    const uint64_t held = retired ? std::min(run_messages, per_repetition + retire_batch(per_repetition)) : run_messages;
+    const uint64_t repetitions_held =
+        retired ? std::min<uint64_t>(cfg.repeat.count, 2 + retire_batch(per_repetition) / per_repetition)
+                : cfg.repeat.count;
+    require_run_memory(cfg, held, static_cast<size_t>(hops * held / per_repetition),
+                       static_cast<size_t>(std::min(run_steps, repetitions_held * in.schedule.steps.size())),
+                       static_cast<size_t>(repetitions_held));
   } catch (const ConfigError& e) {
     std::cerr << "error: " << e.what() << "\n";
     return kExitInputError;
@@ -410,7 +416,7 @@ int run_loaded(const RunOptions& opts, RunInputs& in, std::chrono::steady_clock:
   if (retire_schedule) {
     retired_schedule = make_or_report<ScheduleRetirement>(
         *outputs, net, exec, schedule, static_cast<int>(schedule.steps.size() * cfg.repeat.count), cfg.router_stats,
-        cfg.repeat.count, cfg.repeat.reported);
+        repeated, cfg.repeat.reported);
     if (!retired_schedule) return kExitInputError;
   }
   std::unique_ptr<ProgressLog> progress;

@@ -16,14 +16,14 @@ constexpr double kFlitSlotBytes = 24.0;    // per buffer slot: a 16-byte flit, c
 constexpr double kMessageBytes = 350.0;    // a message record and its executor state (output rows are streamed)
 constexpr double kHopBytes = 8.0;          // a route hop
 constexpr double kStepBytes = 200.0;       // a step's figures (tallied, then moved into the run's) and the executor's counters
-constexpr double kRepetitionBytes = 400.0;  // a repetition's times and figures
+constexpr double kRepetitionBytes = 400.0;  // a repetition's times and its row of repetitions.csv
 constexpr double kInterfaceBytes = 300.0;  // a further NetworkInterface, on a router with several endpoints
 constexpr double kLiveMessagesPerEndpoint = 128.0;  // background messages under way, and delivered ones waiting for their rows (sim/streamed_message_rows.cpp)
 constexpr double kRecycleHintBytes = 1024.0 * 1024.0 * 1024.0;  // above this, a refusal says why records are kept
 
 }  // namespace
 
-MemoryEstimate run_estimate(const Config& cfg, size_t messages, size_t hops, size_t steps) {
+MemoryEstimate run_estimate(const Config& cfg, size_t messages, size_t hops, size_t steps, size_t repetitions) {
   const double nodes = static_cast<double>(Topology::validate(cfg.topology));
   const double endpoints = static_cast<double>(Topology::endpoints_of(cfg.topology));
   const int links = Topology::ports_of(cfg.topology);
@@ -69,7 +69,7 @@ MemoryEstimate run_estimate(const Config& cfg, size_t messages, size_t hops, siz
     e.add(schedule_key, "the schedule's messages", sched * kMessageBytes + static_cast<double>(hops) * kHopBytes);
   if (cfg.has_schedule && cfg.repeat.count > 1)
     e.add("schedule.repeat.count", "the figures of every step and repetition",
-          static_cast<double>(steps) * kStepBytes + static_cast<double>(cfg.repeat.count) * kRepetitionBytes);
+          static_cast<double>(steps) * kStepBytes + static_cast<double>(repetitions) * kRepetitionBytes);
   return e;
 }
 

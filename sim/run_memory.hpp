@@ -14,8 +14,10 @@ namespace wormsim {
 
 // `messages` is a guess before the schedule exists (one per node, as for a
 // broadcast) and exact after: those the table holds at once; `hops` is their
-// total route length (0 if unknown); `steps` the run's steps, every
-// repetition's (0 if unknown): each has its own figures to the end.
-MemoryEstimate run_estimate(const Config& cfg, size_t messages, size_t hops, size_t steps = 0);
+// total route length (0 if unknown); `steps` and `repetitions` those whose
+// figures are held at once (0 if unknown): every one's when the schedule's
+// records are kept to the end, a few repetitions' when they are retired.
+MemoryEstimate run_estimate(const Config& cfg, size_t messages, size_t hops, size_t steps = 0,
+                            size_t repetitions = 0);
 
 }  // namespace wormsim

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "sim/output_tables.hpp"
+#include "sim/repetition_outputs.hpp"
 
 namespace wormsim {
 
@@ -35,19 +36,20 @@ bool retires_schedule(const Schedule& schedule, uint32_t repetitions, bool trace
 }
 
 ScheduleRetirement::ScheduleRetirement(OutputSet& set, Network& net, ScheduleExecutor& exec, const Schedule& sched,
-                                       int num_steps, bool hops, uint32_t repetitions, bool repetition_rows)
+                                       int num_steps, bool hops, RepeatedSchedule& repeated, bool repetition_rows)
     : exec_(exec),
       set_(set),
       names_(net.topology(), sched),
       tally_(num_steps, true, hops),
-      rows_(repetition_rows ? repetitions : 0),
-      repetitions_(repetitions),
+      repeated_(repeated),
+      repetitions_(repeated.spec().count),
       repetition_rows_(repetition_rows),
       batch_(retire_batch(exec.messages_per_repetition())),
-      total_(static_cast<uint64_t>(exec.messages_per_repetition()) * repetitions) {
+      total_(static_cast<uint64_t>(exec.messages_per_repetition()) * repetitions_) {
   open(messages_before_, set, "retired-messages.csv", message_columns().csv_header());
   open(routes_before_, set, "retired-routes.csv", kRoutesHeader);
   open(steps_, set, "retired-steps.csv");
+  if (repetition_rows_) open(repetitions_file_, set, "retired-repetitions.csv");
 }
 
 // The files of retired rows start with the header and keep their CRC-32: when
@@ -78,6 +80,7 @@ void ScheduleRetirement::retire_retirable(Network& net) {
     retire(net, slots, messages_before_, routes_before_);
     rows_before_ += slots.size();
     write_retired_steps();
+    if (repetition_rows_) write_retired_repetitions();
   } catch (const std::runtime_error& e) {
     error_ = std::string(e.what()) + " (the rows of the schedule's delivered messages, written as the run goes; the " +
              "run was stopped at cycle " + std::to_string(net.cycle()) + " and its outputs were not written)";
@@ -94,6 +97,37 @@ void ScheduleRetirement::write_retired_steps() {
     tally_.pop_steps_before(steps_written_, [this](const StepMetrics& s) { write_step_row(*steps_.text, s); });
 }
 
+RepetitionRow& ScheduleRetirement::row_of(uint64_t r) {
+  while (rows_first_ + rows_.size() <= r) rows_.emplace_back();
+  return rows_[static_cast<size_t>(r - rows_first_)];
+}
+
+// A repetition whose messages are all retired had them all delivered, so it has
+// ended (RepeatedSchedule, a source before this one, saw it this cycle): its
+// row and times are final.
+void ScheduleRetirement::write_retired_repetitions() {
+  const uint64_t retired = exec_.handed_over();
+  const uint64_t per_repetition = exec_.messages_per_repetition();
+  while (rows_first_ < repetitions_ && (rows_first_ + uint64_t{1}) * per_repetition <= retired &&
+         repeated_.times(rows_first_).end != kNever) {
+    RepetitionRow& row = row_of(rows_first_);
+    row.repetition = rows_first_;
+    row.times = repeated_.times(rows_first_);
+    write_repetition_row(*repetitions_file_.text, row);
+    rep_tally_.add(row);
+    rows_.pop_front();
+    ++rows_first_;
+  }
+  repeated_.forget_before(rows_first_);
+}
+
+RetiredRepetitions ScheduleRetirement::take_repetitions() {
+  RetiredRepetitions r{rows_first_, {}, std::move(rep_tally_)};
+  r.rows.assign(std::make_move_iterator(rows_.begin()), std::make_move_iterator(rows_.end()));
+  rows_.clear();
+  return r;
+}
+
 void ScheduleRetirement::retire(Network& net, const std::vector<uint32_t>& slots, Spill& messages, Spill& routes) {
   const SimContext& ctx = net.context();
   // Every row first: a write error leaves the records where they were.
@@ -106,7 +140,7 @@ void ScheduleRetirement::retire(Network& net, const std::vector<uint32_t>& slots
   const uint64_t per_repetition = exec_.messages_per_repetition();
   for (uint32_t slot : slots) {
     tally_.add(ctx, ctx.msgs[slot]);
-    if (repetition_rows_) count_repetition_message(rows_[net.message_id(slot) / per_repetition], ctx, ctx.msgs[slot]);
+    if (repetition_rows_) count_repetition_message(row_of(net.message_id(slot) / per_repetition), ctx, ctx.msgs[slot]);
     net.recycle(slot);
   }
 }
@@ -123,7 +157,7 @@ void ScheduleRetirement::finish(Network& net) {
       }
       retire(net, exec_.add_unreleased(net, r), messages_after_, routes_after_);
     }
-    for (Spill* s : {&messages_before_, &routes_before_, &messages_after_, &routes_after_, &steps_})
+    for (Spill* s : {&messages_before_, &routes_before_, &messages_after_, &routes_after_, &steps_, &repetitions_file_})
       if (s->text) s->text->flush();
   } catch (const std::runtime_error& e) {
     error_ = std::string(e.what()) + " (the rows of the schedule's messages, written when the run ended)";
@@ -157,6 +191,11 @@ void ScheduleRetirement::copy_rows_after(CsvText& out, bool routes) const {
 void ScheduleRetirement::copy_step_rows(CsvText& out) const {
   throw_if_failed();
   copy(steps_, out);
+}
+
+void ScheduleRetirement::copy_repetition_rows(CsvText& out) const {
+  throw_if_failed();
+  copy(repetitions_file_, out);
 }
 
 void ScheduleRetirement::commit_rows(OutputSet& set, bool routes) const {

@@ -14,10 +14,13 @@
 // When every row was retired, the file of retired rows, which starts with the
 // header, becomes messages.csv (routes.csv) as it is. A step whose messages
 // are all retired is complete: its row of steps.csv is written then, and its
-// figures dropped, so that a long repeated run does not hold every step's.
+// figures dropped, so that a long repeated run does not hold every step's; a
+// repetition's row of repetitions.csv likewise, once its messages are all
+// retired (they were then all delivered: it has ended).
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -32,6 +35,7 @@
 #include "sim/metrics.hpp"
 #include "sim/output_set.hpp"
 #include "sim/repetition_metrics.hpp"
+#include "sim/repetitions.hpp"
 #include "sim/streamed_file.hpp"
 
 namespace wormsim {
@@ -65,10 +69,10 @@ class ScheduleRetirement : public TrafficSource {
  public:
   // `num_steps`: the run's steps (every repetition's); `hops`: fold route
   // lengths too (output.router_stats); `repetition_rows`: count each
-  // repetition's figures (repetitions.csv). Throws std::runtime_error naming
-  // the file when the folder cannot be written.
+  // repetition's figures (repetitions.csv), whose times `repeated` keeps.
+  // Throws std::runtime_error naming the file when the folder cannot be written.
   ScheduleRetirement(OutputSet& set, Network& net, ScheduleExecutor& exec, const Schedule& sched, int num_steps,
-                     bool hops, uint32_t repetitions, bool repetition_rows);
+                     bool hops, RepeatedSchedule& repeated, bool repetition_rows);
   ScheduleRetirement(const ScheduleRetirement&) = delete;
   ScheduleRetirement& operator=(const ScheduleRetirement&) = delete;
 
@@ -87,9 +91,10 @@ class ScheduleRetirement : public TrafficSource {
   MessageTally& retired() { return tally_; }
   // Messages retired while the run went (for the log and the tests).
   uint64_t retired_during_run() const { return during_run_; }
-  // Per repetition, the figures of its retired messages (compute_repetition_metrics adds the table's);
-  // none without `repetition_rows`.
-  RetiredRepetitions take_repetitions() { return std::move(rows_); }
+  // The rows of the repetitions not written yet, with the figures of their
+  // retired messages (compute_repetition_metrics adds the table's), and the
+  // tally of those written; none without `repetition_rows`.
+  RetiredRepetitions take_repetitions();
   // After finish(): every message's rows are in the file of retired rows (none in the table, no repetition never begun).
   bool holds_every_row() const { return rows_before_ == total_; }
   // The rows of the messages retired during the run (before the table's), and
@@ -99,6 +104,9 @@ class ScheduleRetirement : public TrafficSource {
   // The steps.csv rows of the steps whose messages were all retired as the run
   // went, in step order (RunMetrics::steps holds the rest). Throws std::runtime_error.
   void copy_step_rows(CsvText& steps) const;
+  // The repetitions.csv rows of the repetitions whose messages were all
+  // retired as the run went, in order (before RepetitionMetrics::first_row). Throws std::runtime_error.
+  void copy_repetition_rows(CsvText& repetitions) const;
   // With holds_every_row(): commits the file of retired rows, header and all,
   // into `set` as messages.csv or routes.csv. Throws std::runtime_error.
   void commit_rows(OutputSet& set, bool routes) const;
@@ -115,6 +123,10 @@ class ScheduleRetirement : public TrafficSource {
   void retire_retirable(Network& net);
   // Writes the rows of the steps whose messages are now all retired.
   void write_retired_steps();
+  // Writes the rows of the repetitions whose messages are now all retired, and folds them into rep_tally_.
+  void write_retired_repetitions();
+  // Repetition r's row (r >= rows_first_).
+  RepetitionRow& row_of(uint64_t r);
   // Lists and folds the messages in slots `slots` (id order) into `messages` and `routes`, then frees their slots.
   void retire(Network& net, const std::vector<uint32_t>& slots, Spill& messages, Spill& routes);
   static void copy(const Spill& spill, CsvText& out);
@@ -123,9 +135,13 @@ class ScheduleRetirement : public TrafficSource {
   OutputSet& set_;
   QuotedNames names_;
   MessageTally tally_;
-  RetiredRepetitions rows_;
+  RepeatedSchedule& repeated_;
+  std::deque<RepetitionRow> rows_;  // of repetitions rows_first_.., made when their first message retires
+  uint32_t rows_first_ = 0;
+  RepetitionTally rep_tally_;        // of the rows written
   Spill messages_before_, routes_before_, messages_after_, routes_after_;  // after: opened for the first such row
   Spill steps_;         // the rows of the steps written
+  Spill repetitions_file_;  // the rows of the repetitions written
   int steps_written_ = 0;  // the steps before it are in steps_
   const uint32_t repetitions_;
   const bool repetition_rows_;
