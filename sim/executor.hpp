@@ -61,6 +61,7 @@ class ScheduleExecutor : public TrafficSource {
   // Every message of the repetition begun last has been delivered.
   bool repetition_done() const { return delivered_ == repetition_ * per_repetition_; }
   uint32_t messages_per_repetition() const { return per_repetition_; }
+  uint32_t steps_per_repetition() const { return static_cast<uint32_t>(steps_); }
   uint32_t repetitions_begun() const { return repetition_; }
 
   // The index of the message with id `id` within its step (`step`, the run's).

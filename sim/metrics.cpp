@@ -26,13 +26,27 @@ MessageView view_message(const SimContext& ctx, const MessageRecord& m) {
 }
 
 MessageTally::MessageTally(int num_steps, bool scheduled, bool hops)
-    : num_steps_(num_steps), scheduled_(scheduled), count_hops_(hops) {}
+    : num_steps_(num_steps), kept_steps_(num_steps), scheduled_(scheduled), count_hops_(hops) {}
 
 void MessageTally::extend_to(int step) {
-  for (int s = step_base_ + static_cast<int>(steps_.size()); s < std::min(step, num_steps_); ++s) {
+  for (int s = step_base_ + static_cast<int>(steps_.size()); s < std::min(step, kept_steps_); ++s) {
     steps_.emplace_back().step = s;
     step_latency_sum_.push_back(0);
   }
+}
+
+void MessageTally::keep_steps_before(int step) {
+  kept_steps_ = std::max(step_base_, std::min(kept_steps_, step));
+  while (step_base_ + static_cast<int>(steps_.size()) > kept_steps_) {
+    if (steps_.back().messages != 0) throw std::logic_error("the figures of a step kept apart were counted already");
+    steps_.pop_back();
+    step_latency_sum_.pop_back();
+  }
+}
+
+void MessageTally::start_at_step(int step) {
+  if (!steps_.empty() || main_.messages != 0) throw std::logic_error("a tally started at a step after it counted");
+  step_base_ = step;
 }
 
 void MessageTally::add(const SimContext& ctx, const MessageRecord& m) {
@@ -55,7 +69,7 @@ void MessageTally::add(const SimContext& ctx, const MessageRecord& m) {
     throw std::logic_error("a message of step " + std::to_string(m.step) + " counted after its step was written");
   const size_t at = static_cast<size_t>(m.step - step_base_);
   if (m.step >= 0 && at >= steps_.size()) extend_to(m.step + 1);
-  StepMetrics* st = m.step >= 0 && m.step < num_steps_ ? &steps_[at] : nullptr;
+  StepMetrics* st = m.step >= 0 && m.step < kept_steps_ ? &steps_[at] : nullptr;
   if (st) {
     ++st->messages;
     st->tcd += m.hops;
@@ -123,7 +137,7 @@ StepMetrics MessageTally::completed_front() const {
 
 void MessageTally::pop_steps_before(int step, const std::function<void(const StepMetrics&)>& emit) {
   extend_to(step);
-  for (; step_base_ < std::min(step, num_steps_); ++step_base_) {
+  for (; step_base_ < std::min(step, kept_steps_); ++step_base_) {
     emit(completed_front());
     steps_.pop_front();
     step_latency_sum_.pop_front();
@@ -131,7 +145,7 @@ void MessageTally::pop_steps_before(int step, const std::function<void(const Ste
 }
 
 void MessageTally::finish(RunMetrics& r) && {
-  extend_to(num_steps_);
+  extend_to(kept_steps_);
   r.steps.clear();
   r.steps.reserve(steps_.size());
   for (; !steps_.empty(); steps_.pop_front(), step_latency_sum_.pop_front()) r.steps.push_back(completed_front());
@@ -159,7 +173,8 @@ RunMetrics compute_metrics(const Network& net, int num_steps, const MessageTally
   const SimContext& ctx = net.context();
   RunMetrics r;
   r.status = to_string(net.status());
-  const bool any_retired = retired_schedule && retired_schedule->messages() > 0;
+  // A schedule without messages has no message retired, but may have had its steps' rows written.
+  const bool any_retired = retired_schedule && (retired_schedule->messages() > 0 || retired_schedule->first_step() > 0);
   bool scheduled = any_retired;
   for (const MessageRecord& m : ctx.msgs) scheduled = scheduled || (!m.free() && m.step >= 0);
   if (any_retired && (retired_schedule->num_steps() != num_steps || retired_schedule->counts_hops() != hops))

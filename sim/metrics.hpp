@@ -84,7 +84,15 @@ class MessageTally {
   // Hands the figures of the steps before `step`, complete, to `emit` in step
   // order and drops them: no message of theirs may be added afterwards.
   void pop_steps_before(int step, const std::function<void(const StepMetrics&)>& emit);
+  // Keeps the figures of the steps before `step` only: messages of later steps
+  // still count in the run's figures, their steps are tallied apart (a stopped
+  // run's repetitions that never began, sim/schedule_retirement.hpp).
+  void keep_steps_before(int step);
+  // For a tally of the steps from `step` on only: those before are not its. Before any message is added.
+  void start_at_step(int step);
   int num_steps() const { return num_steps_; }
+  // The first step it holds: those before were popped.
+  int first_step() const { return step_base_; }
   bool counts_hops() const { return count_hops_; }
   uint64_t last_delivery() const { return main_.last; }   // of a message counted in the main figures
   uint64_t last_any_delivery() const { return last_any_; }
@@ -104,6 +112,7 @@ class MessageTally {
   void extend_to(int step);
 
   int num_steps_;
+  int kept_steps_;     // keep_steps_before: the steps from it on are tallied elsewhere
   int step_base_ = 0;  // the step of steps_.front(): those before were popped
   // Made as they are first needed: a long repeated run has millions of steps,
   // of which retirement holds a few at a time.

@@ -280,9 +280,11 @@ void write_links_csv(CsvText& os, const RunReport& rep) {
 
 void write_steps_csv(CsvText& os, const RunReport& rep) {
   os << step_columns().csv_header();
-  // The steps whose messages were all retired as the run went, then the others.
+  // The steps whose messages were all retired as the run went, then the
+  // others, then those of the repetitions a stopped run never began.
   if (rep.retired_schedule) rep.retired_schedule->copy_step_rows(os);
   for (const StepMetrics& s : rep.metrics.steps) write_step_row(os, s);
+  if (rep.retired_schedule) rep.retired_schedule->copy_step_rows_after(os);
 }
 
 bool holds_other_config(const std::string& dir, const Config& config) {
@@ -323,9 +325,13 @@ void write_csv_outputs(OutputSet& set, const RunReport& rep) {
     set.add_streamed("routes.csv", [&](CsvText& os) { write_routes_csv(os, rep); });
   if (rep.repetitions)
     set.add_streamed("repetitions.csv", [&](CsvText& os) {
-      // The repetitions whose rows were written as the run went, then the others.
-      if (!rep.retired_schedule) return write_repetitions_csv(os, *rep.repetitions);
-      write_repetitions_csv(os, *rep.repetitions, [&](CsvText& rows) { rep.retired_schedule->copy_repetition_rows(rows); });
+      // The repetitions whose rows were written as the run went, the others,
+      // then those a stopped run never began.
+      const ScheduleRetirement* retired = rep.retired_schedule;
+      if (!retired) return write_repetitions_csv(os, *rep.repetitions);
+      write_repetitions_csv(
+          os, *rep.repetitions, [retired](CsvText& rows) { retired->copy_repetition_rows(rows); },
+          [retired](CsvText& rows) { retired->copy_repetition_rows_after(rows); });
     });
   if (!rep.network->context().copies.empty()) set.add("copies.csv", copies_csv(*rep.network));
   if (rep.load && rep.load->adaptive) set.add("warmup.csv", warmup_csv(*rep.load->adaptive));

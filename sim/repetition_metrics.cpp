@@ -64,9 +64,10 @@ RepetitionMetrics compute_repetition_metrics(const Network& net, const RepeatedS
   out.spec = repeated.spec();
   RepetitionTally& tally = retired.tally;
   out.first_row = retired.first;
+  const uint32_t end = std::min(retired.end, out.spec.count);
   out.rows = std::move(retired.rows);
-  out.rows.resize(out.spec.count - retired.first);
-  for (uint32_t r = retired.first; r < out.spec.count; ++r) {
+  out.rows.resize(end - retired.first);
+  for (uint32_t r = retired.first; r < end; ++r) {
     // Its retired messages' figures, and its messages' still in the table.
     RepetitionRow& row = out.rows[r - retired.first];
     count_slots(row, net.context(), exec.slots_of(r));

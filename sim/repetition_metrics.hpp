@@ -49,7 +49,8 @@ struct RepetitionMetrics {
   RepeatSpec spec;
   uint32_t started = 0, completed = 0, late = 0, under_load = 0;
   // The rows not yet written: those of repetitions first_row.. (the ones before
-  // went to repetitions.csv's file as the run went, sim/schedule_retirement.hpp).
+  // went to repetitions.csv's file as the run went, and those of the
+  // repetitions a stopped run never began when it stopped: sim/schedule_retirement.hpp).
   uint32_t first_row = 0;
   std::vector<RepetitionRow> rows;
   Distribution completion, step_contention, depth_contention, background_contention;
@@ -59,11 +60,13 @@ struct RepetitionMetrics {
 void count_repetition_message(RepetitionRow& row, const SimContext& ctx, const MessageRecord& m);
 
 // What a run that retires its schedule's records has of its repetitions
-// (sim/schedule_retirement.hpp): the rows of repetitions first.. with the
+// (sim/schedule_retirement.hpp): the rows of repetitions [first, end) with the
 // figures of their retired messages (the others' records are in the table), and
-// the tally of the rows written before them.
+// the tally of the rows written, before them and, for the repetitions a stopped
+// run never began, after them.
 struct RetiredRepetitions {
   uint32_t first = 0;
+  uint32_t end = UINT32_MAX;  // every repetition's, up to the count
   std::vector<RepetitionRow> rows;
   RepetitionTally tally;
 };

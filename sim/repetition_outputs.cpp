@@ -45,10 +45,12 @@ void write_repetition_row(CsvText& os, const RepetitionRow& r) {
   os << '\n';
 }
 
-void write_repetitions_csv(CsvText& os, const RepetitionMetrics& reps, const std::function<void(CsvText&)>& rows_before) {
+void write_repetitions_csv(CsvText& os, const RepetitionMetrics& reps, const RowWriter& rows_before,
+                           const RowWriter& rows_after) {
   os << repetition_columns().csv_header();
   if (rows_before) rows_before(os);
   for (const RepetitionRow& r : reps.rows) write_repetition_row(os, r);
+  if (rows_after) rows_after(os);
 }
 
 }  // namespace wormsim

@@ -16,9 +16,11 @@ namespace wormsim {
 nlohmann::ordered_json repetitions_json(const RepetitionMetrics& repetitions);
 // One repetition's row of repetitions.csv.
 void write_repetition_row(CsvText& os, const RepetitionRow& row);
+using RowWriter = std::function<void(CsvText&)>;
 // The header, the rows `rows_before` writes (those written as the run went:
-// repetitions before repetitions.first_row), then the rows held.
-void write_repetitions_csv(CsvText& os, const RepetitionMetrics& repetitions,
-                           const std::function<void(CsvText&)>& rows_before = {});
+// repetitions before repetitions.first_row), the rows held, then the rows
+// `rows_after` writes (those of the repetitions a stopped run never began).
+void write_repetitions_csv(CsvText& os, const RepetitionMetrics& repetitions, const RowWriter& rows_before = {},
+                           const RowWriter& rows_after = {});
 
 }  // namespace wormsim

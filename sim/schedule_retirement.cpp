@@ -40,7 +40,8 @@ ScheduleRetirement::ScheduleRetirement(OutputSet& set, Network& net, ScheduleExe
     : exec_(exec),
       set_(set),
       names_(net.topology(), sched),
-      tally_(num_steps, true, hops),
+      // Background messages apart from the schedule's, as compute_metrics would tally them (none if it has no message).
+      tally_(num_steps, exec.messages_per_repetition() > 0, hops),
       repeated_(repeated),
       repetitions_(repeated.spec().count),
       repetition_rows_(repetition_rows),
@@ -66,7 +67,8 @@ void ScheduleRetirement::open(Spill& spill, OutputSet& set, const std::string& n
 }
 
 void ScheduleRetirement::after_routers(Network& net, uint64_t) {
-  if (exec_.retirable() < batch_) return;
+  // A schedule without messages has none to retire: its repetitions' rows are written as they end.
+  if (exec_.retirable() < batch_ && (exec_.messages_per_repetition() > 0 || !repetition_rows_)) return;
   const uint64_t before = rows_before_;
   retire_retirable(net);
   during_run_ += rows_before_ - before;
@@ -75,7 +77,7 @@ void ScheduleRetirement::after_routers(Network& net, uint64_t) {
 void ScheduleRetirement::retire_retirable(Network& net) {
   if (!error_.empty()) return;  // the run is stopping: the records stay
   const std::vector<uint32_t> slots = exec_.take_retirable();
-  if (slots.empty()) return;
+  if (slots.empty() && exec_.messages_per_repetition() > 0) return;
   try {
     retire(net, slots, messages_before_, routes_before_);
     rows_before_ += slots.size();
@@ -122,21 +124,28 @@ void ScheduleRetirement::write_retired_repetitions() {
 }
 
 RetiredRepetitions ScheduleRetirement::take_repetitions() {
-  RetiredRepetitions r{rows_first_, {}, std::move(rep_tally_)};
-  r.rows.assign(std::make_move_iterator(rows_.begin()), std::make_move_iterator(rows_.end()));
-  rows_.clear();
+  RetiredRepetitions r{rows_first_, steps_after_.file ? exec_.repetitions_begun() : repetitions_, {},
+                       std::move(rep_tally_)};
+  r.rows.reserve(rows_.size());
+  for (; !rows_.empty(); rows_.pop_front()) r.rows.push_back(rows_.front());
   return r;
 }
 
-void ScheduleRetirement::retire(Network& net, const std::vector<uint32_t>& slots, Spill& messages, Spill& routes) {
+void ScheduleRetirement::write_rows(const Network& net, const std::vector<uint32_t>& slots, Spill& messages,
+                                    Spill& routes) {
   const SimContext& ctx = net.context();
-  // Every row first: a write error leaves the records where they were.
   for (uint32_t slot : slots) {
     const MessageRecord& m = ctx.msgs[slot];
     const uint64_t id = net.message_id(slot);
     write_message_row(*messages.text, names_, ctx, id, m, exec_.index_in_step(id, m.step), exec_.packet_of(id));
     write_route_row(*routes.text, net.topology(), ctx, slot, id);
   }
+}
+
+void ScheduleRetirement::retire(Network& net, const std::vector<uint32_t>& slots, Spill& messages, Spill& routes) {
+  const SimContext& ctx = net.context();
+  // Every row first: a write error leaves the records where they were.
+  write_rows(net, slots, messages, routes);
   const uint64_t per_repetition = exec_.messages_per_repetition();
   for (uint32_t slot : slots) {
     tally_.add(ctx, ctx.msgs[slot]);
@@ -145,19 +154,49 @@ void ScheduleRetirement::retire(Network& net, const std::vector<uint32_t>& slots
   }
 }
 
+// Its messages count in the run's figures (tally_, which keeps no step of a
+// repetition never begun); its steps are tallied apart and written at once.
+void ScheduleRetirement::retire_unbegun(Network& net, uint32_t r) {
+  const SimContext& ctx = net.context();
+  const std::vector<uint32_t> slots = exec_.add_unreleased(net, r);
+  write_rows(net, slots, messages_after_, routes_after_);
+  const int first_step = static_cast<int>(r * exec_.steps_per_repetition());
+  MessageTally steps(first_step + static_cast<int>(exec_.steps_per_repetition()), true);
+  steps.start_at_step(first_step);
+  RepetitionRow row;
+  for (uint32_t slot : slots) {
+    tally_.add(ctx, ctx.msgs[slot]);
+    steps.add(ctx, ctx.msgs[slot]);
+    if (repetition_rows_) count_repetition_message(row, ctx, ctx.msgs[slot]);
+    net.recycle(slot);
+  }
+  // Its empty steps at its start may be written already (write_retired_steps: they end where the one before does).
+  steps.pop_steps_before(steps.num_steps(), [this](const StepMetrics& s) {
+    if (s.step >= steps_written_) write_step_row(*steps_after_.text, s);
+  });
+  if (!repetition_rows_) return;
+  row.repetition = r;
+  row.times = repeated_.times(r);
+  write_repetition_row(*repetitions_after_.text, row);
+  rep_tally_.add(row);
+}
+
 void ScheduleRetirement::finish(Network& net) {
   retire_retirable(net);
   if (!error_.empty()) return;
   try {
     exec_.add_unmade(net);
-    for (uint32_t r = exec_.repetitions_begun(); r < repetitions_; ++r) {
-      if (!messages_after_.file) {
-        open(messages_after_, set_, "unbegun-messages.csv");
-        open(routes_after_, set_, "unbegun-routes.csv");
-      }
-      retire(net, exec_.add_unreleased(net, r), messages_after_, routes_after_);
+    const uint32_t begun = exec_.repetitions_begun();
+    if (begun < repetitions_) {
+      tally_.keep_steps_before(static_cast<int>(begun * exec_.steps_per_repetition()));
+      open(messages_after_, set_, "unbegun-messages.csv");
+      open(routes_after_, set_, "unbegun-routes.csv");
+      open(steps_after_, set_, "unbegun-steps.csv");
+      if (repetition_rows_) open(repetitions_after_, set_, "unbegun-repetitions.csv");
     }
-    for (Spill* s : {&messages_before_, &routes_before_, &messages_after_, &routes_after_, &steps_, &repetitions_file_})
+    for (uint32_t r = begun; r < repetitions_; ++r) retire_unbegun(net, r);
+    for (Spill* s : {&messages_before_, &routes_before_, &messages_after_, &routes_after_, &steps_, &repetitions_file_,
+                     &steps_after_, &repetitions_after_})
       if (s->text) s->text->flush();
   } catch (const std::runtime_error& e) {
     error_ = std::string(e.what()) + " (the rows of the schedule's messages, written when the run ended)";
@@ -196,6 +235,16 @@ void ScheduleRetirement::copy_step_rows(CsvText& out) const {
 void ScheduleRetirement::copy_repetition_rows(CsvText& out) const {
   throw_if_failed();
   copy(repetitions_file_, out);
+}
+
+void ScheduleRetirement::copy_step_rows_after(CsvText& out) const {
+  throw_if_failed();
+  copy(steps_after_, out);
+}
+
+void ScheduleRetirement::copy_repetition_rows_after(CsvText& out) const {
+  throw_if_failed();
+  copy(repetitions_after_, out);
 }
 
 void ScheduleRetirement::commit_rows(OutputSet& set, bool routes) const {

@@ -7,7 +7,8 @@
 // (Network::recycle). When the run ends, the messages of the repetition begun
 // last that were not retired stay in the table, those never ready to be sent
 // added to it; the repetitions a stopped run never began are added after it
-// ends, listed and folded one at a time. The files and figures come out as if
+// ends, listed and folded one at a time, their rows of steps.csv and
+// repetitions.csv written as they go. The files and figures come out as if
 // every record had been kept: the retired messages' rows go before the
 // table's, the rows of the repetitions never begun after them (messages are
 // retired in id order, and repetitions run in id order and never overlap).
@@ -82,7 +83,7 @@ class ScheduleRetirement : public TrafficSource {
   void after_interfaces(Network&, uint64_t) override {}
   bool finished() const override { return true; }
 
-  // After the run: lists and folds the repetitions that never began.
+  // After the run: lists and folds the repetitions that never began, and writes their steps' and own rows.
   void finish(Network& net);
   // Throws the first write error as a std::runtime_error, if there was one.
   void throw_if_failed() const;
@@ -104,9 +105,14 @@ class ScheduleRetirement : public TrafficSource {
   // The steps.csv rows of the steps whose messages were all retired as the run
   // went, in step order (RunMetrics::steps holds the rest). Throws std::runtime_error.
   void copy_step_rows(CsvText& steps) const;
+  // The steps.csv rows of the repetitions that never began (after RunMetrics::steps). Throws std::runtime_error.
+  void copy_step_rows_after(CsvText& steps) const;
   // The repetitions.csv rows of the repetitions whose messages were all
   // retired as the run went, in order (before RepetitionMetrics::first_row). Throws std::runtime_error.
   void copy_repetition_rows(CsvText& repetitions) const;
+  // The repetitions.csv rows of the repetitions that never began (after the
+  // rows RepetitionMetrics holds). Throws std::runtime_error.
+  void copy_repetition_rows_after(CsvText& repetitions) const;
   // With holds_every_row(): commits the file of retired rows, header and all,
   // into `set` as messages.csv or routes.csv. Throws std::runtime_error.
   void commit_rows(OutputSet& set, bool routes) const;
@@ -129,6 +135,9 @@ class ScheduleRetirement : public TrafficSource {
   RepetitionRow& row_of(uint64_t r);
   // Lists and folds the messages in slots `slots` (id order) into `messages` and `routes`, then frees their slots.
   void retire(Network& net, const std::vector<uint32_t>& slots, Spill& messages, Spill& routes);
+  void write_rows(const Network& net, const std::vector<uint32_t>& slots, Spill& messages, Spill& routes);
+  // Lists and folds repetition `r`, which never began: its messages' rows, its steps' and its own.
+  void retire_unbegun(Network& net, uint32_t r);
   static void copy(const Spill& spill, CsvText& out);
 
   ScheduleExecutor& exec_;
@@ -142,6 +151,7 @@ class ScheduleRetirement : public TrafficSource {
   Spill messages_before_, routes_before_, messages_after_, routes_after_;  // after: opened for the first such row
   Spill steps_;         // the rows of the steps written
   Spill repetitions_file_;  // the rows of the repetitions written
+  Spill steps_after_, repetitions_after_;  // those of the repetitions that never began
   int steps_written_ = 0;  // the steps before it are in steps_
   const uint32_t repetitions_;
   const bool repetition_rows_;

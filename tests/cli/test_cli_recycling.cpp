@@ -298,6 +298,15 @@ TEST(Recycling, ScheduleRecordsGiveTheFiguresOfARunThatKeepsEveryRecord) {
       {{kStudy, "--set", "timing.credit_delay=30", "--set", "schedule.flits=1", "--set", "traffic.flits=1", "--set",
         "schedule.repeat={count: 30, gap_cycles: 0}", "--set", "traffic.rate=0.1", "--set", "run.max_cycles=5000"},
        3},
+      // Stopped with repetitions never begun that start with an empty step, whose row is written before
+      // the repetition begins (it ends where the one before does) and must not be written again.
+      {{kDefault, "--set", "schedule.file=" + (data_dir() / "schedules" / "mesh4x4_empty_steps.json").string(),
+        "--set", "schedule.repeat={count: 20, period_cycles: 30}", "--set", "run.max_cycles=95"},
+       3},
+      // A schedule without messages, stopped: its steps' and repetitions' rows are written as they end.
+      {{kDefault, "--set", "schedule.file=" + (data_dir() / "schedules" / "mesh4x4_no_messages.json").string(),
+        "--set", "schedule.repeat={count: 20, period_cycles: 30}", "--set", "run.max_cycles=100"},
+       3, false},
       // Under a measured load in eager mode, the background's rows not listed.
       {{kStudy, "--set", "schedule.mode=eager", "--set", "schedule.repeat={count: 15, period_cycles: 60}", "--set",
         "traffic.rate=0.03", "--set", "output.messages=schedule"},
@@ -452,6 +461,26 @@ TEST(Recycling, MemoryHoldsNoFiguresOfEndedRepetitions) {
   const double steps = 4.0 * (45000 - 5000);
   const double grew = (peak_rss_mib(long_run) - peak_rss_mib(short_run)) * 1024 * 1024;
   EXPECT_LT(grew / steps, 8.0) << "bytes per step";
+}
+
+// A stopped run's repetitions that never began are listed one at a time, and
+// their steps' and own rows written as they go: 40,000 repetitions stopped
+// after a few peak where 5,000 complete ones do (folding every step's figures
+// and every repetition's row held about 200 and 130 bytes each, 48 MiB here).
+TEST(Recycling, RepetitionsAStoppedRunNeverBeganAreNotHeld) {
+  TempDir tmp;
+  const json complete = repeated_broadcast(tmp, "complete", "[4,4]", 5000);
+  const Result r = run_wormsim({"run", kDefault, "--set", "schedule={algorithm: eye, source: eye, repeat: {count: 40000, "
+                                "gap_cycles: 10}}", "--set", "run.max_cycles=1000", "--out", (tmp / "stopped").string(),
+                                "--quiet"},
+                               tmp.path(), 300);
+  EXPECT_EXIT_CODE(r, 3);
+  const json stopped = json::parse(read_file(tmp / "stopped" / "summary.json"));
+  EXPECT_EQ(stopped["status"], "cycle_limit");
+  EXPECT_LT(stopped["repetitions"]["started"].get<int>(), 100);
+  EXPECT_EQ(lines(read_file(tmp / "stopped" / "repetitions.csv")).size(), 40000u + 1);
+  EXPECT_EQ(lines(read_file(tmp / "stopped" / "steps.csv")).size(), 4u * 40000 + 1);
+  EXPECT_LT(peak_rss_mib(stopped), peak_rss_mib(complete) + 4.0) << "MiB";
 }
 
 // The memory guard counts the records a run holds at once: a million
