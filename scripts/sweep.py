@@ -253,6 +253,13 @@ def start_client(args, n_todo):
         return client, None
     workers = args.workers or len(os.sched_getaffinity(0)) or 1
     workers = max(1, min(workers, n_todo))
+    # Worker processes forked from a server that has imported Dask once, not
+    # interpreters started afresh (Dask's default, spawn): starting and closing
+    # the cluster took half of a small sweep's time (docs/performance.md,
+    # "Sweeps of small runs"). The server ignores SIGINT; the workers ignore it
+    # through IgnoreSigint, as before.
+    import dask
+    dask.config.set({"distributed.worker.multiprocessing-method": "forkserver"})
     cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
                            dashboard_address="127.0.0.1:0", worker_dashboard_address="127.0.0.1:0",
                            silence_logs=logging.ERROR)
