@@ -45,6 +45,7 @@ ScheduleRetirement::ScheduleRetirement(OutputSet& set, Network& net, ScheduleExe
       repeated_(repeated),
       repetitions_(repeated.spec().count),
       repetition_rows_(repetition_rows),
+      rows_without_messages_(repetition_rows && exec.messages_per_repetition() == 0),
       batch_(retire_batch(exec.messages_per_repetition())),
       total_(static_cast<uint64_t>(exec.messages_per_repetition()) * repetitions_) {
   open(messages_before_, set, "retired-messages.csv", message_columns().csv_header());
@@ -67,8 +68,11 @@ void ScheduleRetirement::open(Spill& spill, OutputSet& set, const std::string& n
 }
 
 void ScheduleRetirement::after_routers(Network& net, uint64_t) {
-  // A schedule without messages has none to retire: its repetitions' rows are written as they end.
-  if (exec_.retirable() < batch_ && (exec_.messages_per_repetition() > 0 || !repetition_rows_)) return;
+  if (exec_.retirable() < batch_ && !rows_without_messages_) return;
+  retire_during_run(net);
+}
+
+void ScheduleRetirement::retire_during_run(Network& net) {
   const uint64_t before = rows_before_;
   retire_retirable(net);
   during_run_ += rows_before_ - before;
@@ -147,9 +151,17 @@ void ScheduleRetirement::retire(Network& net, const std::vector<uint32_t>& slots
   // Every row first: a write error leaves the records where they were.
   write_rows(net, slots, messages, routes);
   const uint64_t per_repetition = exec_.messages_per_repetition();
+  // Slots come in id order, a repetition's ids are consecutive, and a deque keeps its
+  // elements where they are as it grows: one lookup per repetition, not per message.
+  uint64_t last = UINT64_MAX;
+  RepetitionRow* row = nullptr;
   for (uint32_t slot : slots) {
     tally_.add(ctx, ctx.msgs[slot]);
-    if (repetition_rows_) count_repetition_message(row_of(net.message_id(slot) / per_repetition), ctx, ctx.msgs[slot]);
+    if (repetition_rows_) {
+      const uint64_t r = net.message_id(slot) / per_repetition;
+      if (r != last) row = &row_of(last = r);
+      count_repetition_message(*row, ctx, ctx.msgs[slot]);
+    }
     net.recycle(slot);
   }
 }

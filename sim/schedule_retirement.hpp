@@ -127,6 +127,8 @@ class ScheduleRetirement : public TrafficSource {
   void open(Spill& spill, OutputSet& set, const std::string& name, std::string_view header = {});
   // Retires the messages the executor has handed over.
   void retire_retirable(Network& net);
+  // The same while the run goes, counted (out of line: after_routers runs every cycle and mostly returns).
+  [[gnu::noinline]] void retire_during_run(Network& net);
   // Writes the rows of the steps whose messages are now all retired.
   void write_retired_steps();
   // Writes the rows of the repetitions whose messages are now all retired, and folds them into rep_tally_.
@@ -155,6 +157,8 @@ class ScheduleRetirement : public TrafficSource {
   int steps_written_ = 0;  // the steps before it are in steps_
   const uint32_t repetitions_;
   const bool repetition_rows_;
+  // A schedule without messages has none to retire: its repetitions' rows are written as they end (after_routers).
+  const bool rows_without_messages_;
   const size_t batch_;
   uint64_t during_run_ = 0, rows_before_ = 0;  // rows_before_: in the files of retired rows
   const uint64_t total_;  // messages of every repetition
