@@ -256,10 +256,20 @@ def start_client(args, n_todo):
     # Worker processes forked from a server that has imported Dask once, not
     # interpreters started afresh (Dask's default, spawn): starting and closing
     # the cluster took half of a small sweep's time (docs/performance.md,
-    # "Sweeps of small runs"). The server ignores SIGINT; the workers ignore it
-    # through IgnoreSigint, as before.
+    # "Sweeps of small runs"). The server is started here with SIGINT ignored,
+    # which it inherits: it would otherwise die of a Ctrl-C with a traceback
+    # while it imports Dask, before it ignores SIGINT itself. The workers ignore
+    # it through IgnoreSigint, as before.
     import dask
+    import multiprocessing.forkserver
+    from distributed.utils import get_mp_context
     dask.config.set({"distributed.worker.multiprocessing-method": "forkserver"})
+    get_mp_context()  # sets the modules the server imports before it forks a worker
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        multiprocessing.forkserver.ensure_running()
+    finally:
+        signal.signal(signal.SIGINT, previous)
     cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
                            dashboard_address="127.0.0.1:0", worker_dashboard_address="127.0.0.1:0",
                            silence_logs=logging.ERROR)

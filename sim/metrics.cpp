@@ -136,8 +136,13 @@ StepMetrics MessageTally::completed_front() const {
 }
 
 void MessageTally::pop_steps_before(int step, const std::function<void(const StepMetrics&)>& emit) {
-  extend_to(step);
   for (; step_base_ < std::min(step, kept_steps_); ++step_base_) {
+    if (steps_.empty()) {  // no message of it was counted: its figures are all zero, made here rather than held
+      StepMetrics empty;
+      empty.step = step_base_;
+      emit(empty);
+      continue;
+    }
     emit(completed_front());
     steps_.pop_front();
     step_latency_sum_.pop_front();

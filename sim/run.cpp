@@ -278,9 +278,12 @@ int load_run_inputs(const RunOptions& opts, RunInputs& in) {
     const uint64_t per_repetition = std::max<uint64_t>(in.schedule.num_messages(), 1);
     const bool retired = retires_schedule(cfg, in.schedule);
     const uint64_t held = retired ? std::min(run_messages, per_repetition + retire_batch(per_repetition)) : run_messages;
+    // Repetitions without messages all end in the cycle they start when back to back: their times are held until
+    // the cycle's retirement, so every one is counted.
     const uint64_t repetitions_held =
-        retired ? std::min<uint64_t>(cfg.repeat.count, 2 + retire_batch(per_repetition) / per_repetition)
-                : cfg.repeat.count;
+        retired && in.schedule.num_messages() > 0
+            ? std::min<uint64_t>(cfg.repeat.count, 2 + retire_batch(per_repetition) / per_repetition)
+            : cfg.repeat.count;
     require_run_memory(cfg, held, static_cast<size_t>(hops * held / per_repetition),
                        static_cast<size_t>(std::min(run_steps, repetitions_held * in.schedule.steps.size())),
                        static_cast<size_t>(repetitions_held));

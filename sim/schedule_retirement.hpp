@@ -150,7 +150,7 @@ class ScheduleRetirement : public TrafficSource {
   std::deque<RepetitionRow> rows_;  // of repetitions rows_first_.., made when their first message retires
   uint32_t rows_first_ = 0;
   RepetitionTally rep_tally_;        // of the rows written
-  Spill messages_before_, routes_before_, messages_after_, routes_after_;  // after: opened for the first such row
+  Spill messages_before_, routes_before_, messages_after_, routes_after_;  // after: opened when a stopped run left some
   Spill steps_;         // the rows of the steps written
   Spill repetitions_file_;  // the rows of the repetitions written
   Spill steps_after_, repetitions_after_;  // those of the repetitions that never began
