@@ -586,7 +586,7 @@ void Network::check_invariants(uint64_t now) {
     uint64_t& at = checked_at_[static_cast<size_t>(r->node())];
     if (broken || at == now + 1) return;
     at = now + 1;
-    if (!r->buffers_within_capacity()) broken = "a buffer exceeds its capacity or its port masks disagree with it";
+    if (!r->buffers_within_capacity()) broken = "a buffer exceeds its capacity or the router's masks disagree with its buffers and VCs";
     else if (!r->credits_consistent(now))
       broken = "a buffer's credit times are out of order, later than credit_delay, or not what it has cached";
   };

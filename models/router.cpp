@@ -218,6 +218,7 @@ bool Router::try_allocate(int in_vc, const Flit& head, uint64_t now) {
     out_[o].owner = head.msg;
     out_[o].since = now;
     iv.out = o;
+    holding_vcs_ |= vc_bit(in_vc);
     if (express_outs_ != 0 && (express_outs_ & bit(out_port_of(o)))) output_port_shared(out_port_of(o));
     return true;
   }
@@ -284,6 +285,7 @@ bool Router::allocate_adaptive(int in_vc, const Flit& head, uint64_t now) {
   out_[best].owner = head.msg;
   out_[best].since = now;
   in_[in_vc].out = best;
+  holding_vcs_ |= vc_bit(in_vc);
   return true;
 }
 
@@ -317,20 +319,6 @@ void Router::check_skipped_try(int in_vc, const Flit& head, uint64_t now) const 
 #endif
 
 // --- switch allocation ------------------------------------------------------
-
-bool Router::can_send(int out_vc, uint64_t now) const {
-  const FlitQueue* down = out_[out_vc].down;
-  return !down || down->has_credit(now);
-}
-
-// The VC input port `ip` offers to the switch: the first, round-robin from
-// rr_[ip], that holds an output, is ready and has a credit; -1 if none.
-int Router::offer(int ip, uint64_t now) {
-  return round_robin_vc(ip, [&](int ivc) {
-    const InputVC& iv = in_[ivc];
-    return iv.out >= 0 && iv.q.front_ready() <= now && can_send(iv.out, now);
-  });
-}
 
 // Separable, input first: each occupied input port offers one VC (round-robin
 // from rr_[ip]) that holds an output, is ready and has a credit; each requested
@@ -386,6 +374,7 @@ void Router::release_output(int in_vc, const Flit& tail, uint64_t now) {
   InputVC& iv = in_[in_vc];
   give_up_output(iv.out, tail.msg, now);
   iv.out = -1;
+  holding_vcs_ &= ~vc_bit(in_vc);
   iv.want_first = iv.want_last = kNotLookedUp;  // the next head looks its candidates up again
   charge_head_behind(iv, tail, now);
 }
@@ -663,6 +652,9 @@ bool Router::buffers_within_capacity() const {
     if ((express_ports_ & bit(ip)) ? occupied : (port_flits > 0) != occupied) return false;
     if (port_has_head(ip) != ((head_ports_ & bit(ip)) != 0)) return false;
   }
+  if (n_in_vc_ > 64) return true;
+  for (int i = 0; i < n_in_vc_; ++i)
+    if ((in_[i].out >= 0) != ((holding_vcs_ & bit(i)) != 0)) return false;
   return true;
 }
 

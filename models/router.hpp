@@ -158,7 +158,7 @@ class Router {
   // Flits in the router's input buffers (counted on demand: keeping a count would
   // cost every flit move a write to the router object).
   int buffered() const;
-  // Also checks that the occupied-port and head-port masks agree with the buffers.
+  // Also checks that the occupied-port, head-port and holding-VC masks agree with the buffers and VCs.
   bool buffers_within_capacity() const;
   // Checks every input buffer (FlitQueue::consistent) and
   // that no credit is due later than `now` + credit_delay.
@@ -275,6 +275,8 @@ class Router {
     return -1;
   }
   bool can_send(int out_vc, uint64_t now) const;
+  // Bit `in_vc` of a mask of input VCs; with more than 64 (where the masks are not read) any bit.
+  static uint64_t vc_bit(int in_vc) { return uint64_t{1} << (in_vc & 63); }
   // Input port `ip`'s round-robin pointer after VC `ivc` moved: the next VC of the port, wrapping (no divide).
   uint8_t next_vc(int ip, int ivc) const {
     const int v = mod_vcs(ivc) + 1;
@@ -370,6 +372,9 @@ class Router {
   // candidate output VC held: none is free before this router releases one,
   // which clears them all, so their tries until then are skipped.
   uint64_t held_tries_ = 0;
+  // Input VCs whose worm holds a unicast output VC (out >= 0): the switch's
+  // offers visit only these (offer). Read only with at most 64 input VCs.
+  uint64_t holding_vcs_ = 0;
 };
 
 }  // namespace wormsim

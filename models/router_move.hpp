@@ -1,5 +1,5 @@
-// A flit's move through a router's switch (Router::move_flit), and the port
-// masks it keeps up to date: the last stage of every router step, shared by
+// A flit's move through a router's switch (Router::move_flit), the port
+// masks it keeps up to date, and the offer of an input port to the switch: the last stage of every router step, shared by
 // the general step (models/router.cpp), the one-VC step
 // (models/router_one_vc.cpp) and the streaming shortcut. In a header so that
 // each of them has it inlined; `kOneVc` lets a router with one VC per port read
@@ -8,9 +8,36 @@
 
 #include "models/express_worms.hpp"
 #include "models/flit_transfer.hpp"
+#include "models/port_bits.hpp"
 #include "models/router.hpp"
 
 namespace wormsim {
+
+inline bool Router::can_send(int out_vc, uint64_t now) const {
+  const FlitQueue* down = out_[out_vc].down;
+  return !down || down->has_credit(now);
+}
+
+// The VC input port `ip` offers to the switch: the first, round-robin from
+// rr_[ip], that holds an output, is ready and has a credit; -1 if none.
+// With at most 64 input VCs it visits only the VCs whose worm holds an output
+// (holding_vcs_), in the same order: most of a port's VCs hold none.
+[[gnu::always_inline]] inline int Router::offer(int ip, uint64_t now) {
+  auto sendable = [&](int ivc) {
+    const InputVC& iv = in_[ivc];
+    return iv.q.front_ready() <= now && can_send(iv.out, now);
+  };
+  if (n_in_vc_ > 64) return round_robin_vc(ip, [&](int ivc) { return in_[ivc].out >= 0 && sendable(ivc); });
+  const int first = ip * vcs_;
+  const uint64_t held = (holding_vcs_ >> first) & low_bits(vcs_of_port(ip));
+  if ((held & (held - 1)) == 0) return held && sendable(first + __builtin_ctzll(held)) ? first + __builtin_ctzll(held) : -1;
+  const int rr = rr_[ip];
+  for (uint64_t m = held & (~uint64_t{0} << rr); m; m &= m - 1)
+    if (sendable(first + __builtin_ctzll(m))) return first + __builtin_ctzll(m);
+  for (uint64_t m = held & low_bits(rr); m; m &= m - 1)
+    if (sendable(first + __builtin_ctzll(m))) return first + __builtin_ctzll(m);
+  return -1;
+}
 
 // Moves the front flit of input VC `in_vc` (on port `in_port`) through the
 // switch: onto its link, into the downstream buffer, or out of the network.

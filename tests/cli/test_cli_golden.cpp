@@ -75,6 +75,12 @@ const std::vector<GoldenCase>& golden_cases() {
        "configs/bench/b1_uniform_16x16.yaml",
        set({"traffic={pattern: bit-complement, rate: 0.02, flits: 6, cycles: 600}", "network.dims=[8,8]",
             "network.vcs=2"})},
+      // Four VCs per port, short worms, near saturation: several VCs of a port hold an output at once, so the
+      // switch's round-robin offer among them (Router::offer, read from a mask of such VCs) decides the moves.
+      {"mesh_short_worms_4vcs_loaded",
+       "configs/bench/b1_uniform_16x16.yaml",
+       set({"traffic={pattern: uniform, rate: 0.07, flits: 4, cycles: 800}", "network.dims=[8,8]", "network.vcs=4",
+            "network.buffer_flits=4", "timing.router_delay=3", "output.router_stats=true"})},
       {"mesh_deadlock_free_umesh_kport",
        "configs/default.yaml",
        set({"schedule={algorithm: umesh, source: [2, 5], mode: eager, flits: 9}", "network.dims=[8,8]",
