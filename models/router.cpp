@@ -159,35 +159,34 @@ void Router::step(uint64_t now) {
 // Heads at the front of idle input VCs, in round-robin order over input VCs
 // starting at va_next_, each take a free output VC if there is one.
 void Router::allocate_vcs(uint64_t now) {
-  const int n = n_in_vc_;
+  const uint64_t ports = head_ports_;
+  if (!ports) return;
   const int start = va_next_;
   const int start_port = in_port_of(start);
   int next = -1;
-  auto visit = [&](int i) {
-    InputVC& iv = in_[i];
-    if (iv.out >= 0 || iv.q.front_ready() > now) return;
-    if (try_allocate(i, iv.q.front(), now) && next < 0) next = i + 1;
-  };
-  // Ports from start_port on (the first one from start's VC), wrapping, then start_port's first VCs.
-  const uint64_t ports = head_ports_;
-  if (!ports) return;
-  if (ports & bit(start_port)) {
-    const int end = start_port * vcs_ + vcs_of_port(start_port);
-    for (int i = start; i < end; ++i) visit(i);
-  }
-  const uint64_t after = start_port + 1 < 64 ? ports & (~uint64_t{0} << (start_port + 1)) : 0;
-  const uint64_t before = ports & (bit(start_port) - 1);
-  for (uint64_t m : {after, before}) {
-    while (m) {
-      const int ip = __builtin_ctzll(m);
-      m &= m - 1;
-      const int first = ip * vcs_;
-      for (int i = first, end = first + vcs_of_port(ip); i < end; ++i) visit(i);
+  auto visit_vcs = [&](int from, int to) {
+    for (int i = from; i < to; ++i) {
+      InputVC& iv = in_[i];
+      if (iv.out >= 0 || iv.q.front_ready() > now) continue;
+      if (try_allocate(i, iv.q.front(), now) && next < 0) next = i + 1;
     }
-  }
-  if (ports & bit(start_port))
-    for (int i = start_port * vcs_; i < start; ++i) visit(i);
-  if (next >= 0) va_next_ = next >= n ? next - n : next;
+  };
+  auto visit_ports = [&](uint64_t m) {
+    for (; m; m &= m - 1) {
+      const int first = __builtin_ctzll(m) * vcs_;
+      visit_vcs(first, first + vcs_of_port(__builtin_ctzll(m)));
+    }
+  };
+  // start_port from start's VC, the ports after it, those before it, then start_port's first VCs.
+  const bool at_start = (ports & bit(start_port)) != 0;
+  const int start_first = start_port * vcs_;
+  if (at_start) visit_vcs(start, start_first + vcs_of_port(start_port));
+  const uint64_t others = ports & ~bit(start_port);
+  const uint64_t after = others & (~uint64_t{0} << start_port);
+  visit_ports(after);
+  visit_ports(others & ~after);
+  if (at_start) visit_vcs(start_first, start);
+  if (next >= 0) va_next_ = next >= n_in_vc_ ? next - n_in_vc_ : next;
 }
 
 // Candidate output VCs for a head, [first, last) in out_ order: the ejection
@@ -521,7 +520,8 @@ void Router::charge_stalls(uint64_t now) {
   RouterScratch& s = *scratch_;
   for (uint64_t ports = head_ports_; ports; ports &= ports - 1) {
     const int ip = __builtin_ctzll(ports);
-    for (int i = ip * vcs_, end = i + vcs_of_port(ip); i < end; ++i) charge_stall(i, now);
+    for (int i = ip * vcs_, end = i + vcs_of_port(ip); i < end; ++i)
+      if (in_[i].q.front_ready() <= now) charge_stall(i, now);  // most VCs are empty or their front not ready
   }
   for (uint64_t outs = s.requested_outs; outs; outs &= outs - 1) s.granted[__builtin_ctzll(outs)] = kNoMessage;
   s.moved_ports = 0;
@@ -530,7 +530,6 @@ void Router::charge_stalls(uint64_t now) {
 void Router::charge_stall(int in_vc, uint64_t now) {
   const RouterScratch& s = *scratch_;
   InputVC& iv = in_[in_vc];
-  if (iv.q.front_ready() > now) return;
   const Flit& f = iv.q.front();
   const int ip = in_port_of(in_vc);
   if (!f.head || s.moved(ip, in_vc)) return;
@@ -641,21 +640,20 @@ int Router::buffered() const {
 }
 
 bool Router::buffers_within_capacity() const {
+  uint64_t holding = 0;  // what holding_vcs_ should be
   for (int ip = 0; ip < in_ports_; ++ip) {
     int port_flits = 0;
     for (int i = ip * vcs_, end = i + vcs_; i < end; ++i) {
       if (in_[i].q.size() > in_[i].q.capacity()) return false;
       port_flits += in_[i].q.size();
+      if (in_[i].out >= 0) holding |= vc_bit(i);
     }
     // An express worm's port is not the router's to move: never occupied, whatever it holds.
     const bool occupied = (occupied_ports_ & bit(ip)) != 0;
     if ((express_ports_ & bit(ip)) ? occupied : (port_flits > 0) != occupied) return false;
     if (port_has_head(ip) != ((head_ports_ & bit(ip)) != 0)) return false;
   }
-  if (n_in_vc_ > 64) return true;
-  for (int i = 0; i < n_in_vc_; ++i)
-    if ((in_[i].out >= 0) != ((holding_vcs_ & bit(i)) != 0)) return false;
-  return true;
+  return n_in_vc_ > 64 || holding == holding_vcs_;  // beyond 64 VCs the mask is not read
 }
 
 }  // namespace wormsim

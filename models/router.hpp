@@ -322,6 +322,7 @@ class Router {
   }
   [[gnu::noinline]] void header_left(int in_vc, int in_port, uint32_t msg);
   void charge_stalls(uint64_t now);
+  // Input VC `in_vc`'s front is ready by `now`.
   void charge_stall(int in_vc, uint64_t now);
   VcCounters& counters(int in_vc) const { return ctx_->vc_counters[counter_base_ + in_vc]; }
   // The cycle a flit now in input port `ip`'s buffer was put there, from its ready time.
@@ -333,7 +334,7 @@ class Router {
   static ArenaLayout layout(int link_ports, int inj_channels, int ej_channels, int vcs, int depth);
   void build_arena(std::byte* base, uint16_t depth);
 
-  // Hot state: everything a step reads, in one cache line. The rest of the
+  // Hot state: everything a step reads, in two cache lines. The rest of the
   // router's state lives in the arena right behind the object (ModulePool), so
   // stepping a router touches a few neighbouring cache lines.
   alignas(64) InputVC* in_ = nullptr;  // in_ports_ * vcs_ (injection ports use VC 0 only)
@@ -354,6 +355,9 @@ class Router {
   // multidestination worm here (fanout_ports_ == 0), whose copies it does not make.
   bool stream_;
   bool one_vc_;                        // run.fast_paths with one VC per port: step_one_vc
+  // Input VCs whose worm holds a unicast output VC (out >= 0): the switch's
+  // offers visit only these (offer). Read only with at most 64 input VCs.
+  uint64_t holding_vcs_ = 0;
   // Cold
   RouterScratch* scratch_;             // per-cycle scratch, shared by all routers (stepped one at a time)
   int node_;
@@ -372,9 +376,6 @@ class Router {
   // candidate output VC held: none is free before this router releases one,
   // which clears them all, so their tries until then are skipped.
   uint64_t held_tries_ = 0;
-  // Input VCs whose worm holds a unicast output VC (out >= 0): the switch's
-  // offers visit only these (offer). Read only with at most 64 input VCs.
-  uint64_t holding_vcs_ = 0;
 };
 
 }  // namespace wormsim

@@ -56,15 +56,17 @@ void Router::allocate_vcs_one_vc(uint64_t now) {
   if (!heads) return;
   const int start = va_next_;
   int next = -1;
-  const uint64_t from_start = heads & (~uint64_t{0} << start);
-  for (uint64_t m : {from_start, heads & ~from_start}) {
+  auto visit_ports = [&](uint64_t m) {
     for (; m; m &= m - 1) {
       const int ip = __builtin_ctzll(m);
       InputVC& iv = in_[ip];
       if (iv.out >= 0 || iv.q.front_ready() > now) continue;
       if (try_allocate(ip, iv.q.front(), now) && next < 0) next = ip + 1;
     }
-  }
+  };
+  const uint64_t from_start = heads & (~uint64_t{0} << start);
+  visit_ports(from_start);
+  visit_ports(heads & ~from_start);
   if (next >= 0) va_next_ = next >= n_in_vc_ ? next - n_in_vc_ : next;
 }
 
