@@ -69,10 +69,12 @@ inline void Router::after_pop(int in_vc, int ip, const Flit& popped) {
   const FlitQueue& q = in_[in_vc].q;
   const uint64_t b = uint64_t{1} << ip;
   if (q.empty() && (kOneVc || !port_has_flits(ip))) occupied_ports_ &= ~b;
-  // The front changed: the port's head mask changes only if a head left or became the front.
-  if (popped.head || (!q.empty() && q.front().head)) {
-    const bool head = kOneVc ? !q.empty() && q.front().head : port_has_head(ip);
-    if (head) head_ports_ |= b;
+  // The front changed: the port's head mask changes only if a head became the
+  // front (the port has one) or left (the port's other VCs may still have one).
+  if (!q.empty() && q.front().head) {
+    head_ports_ |= b;
+  } else if (popped.head) {
+    if (!kOneVc && port_has_head(ip)) head_ports_ |= b;
     else head_ports_ &= ~b;
   }
 }
