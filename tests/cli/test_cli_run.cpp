@@ -496,6 +496,11 @@ static std::vector<std::vector<std::string>> fast_path_cases() {
       {kDefault, "--set", "schedule={algorithm: multi-path, source: 5, flits: 7}", "--set",
        "network.topology=hypercube", "--set", "network.dims=[5]", "--set", "network.port_model=all-port", "--set",
        "network.buffer_flits=2"},
+      // Four VCs per port, short worms near saturation under a 3-cycle pipeline: several VCs of a port
+      // hold an output at once (the switch's offer reads a mask of them), beside express worms.
+      {kDefault, "--set", "schedule={algorithm: eye, source: eye, mode: eager, flits: 16}", "--set",
+       "network.dims=[8,8]", "--set", "network.vcs=4", "--set", "network.buffer_flits=4", "--set",
+       "timing.router_delay=3", "--set", "traffic={pattern: uniform, rate: 0.06, flits: 4, cycles: 500}"},
       // Adaptive routing functions (models/routing/): hops chosen in the router, no express worms.
       {kDefault, "--set", "schedule={algorithm: eye, source: eye, mode: eager, flits: 12}", "--set",
        "network.dims=[8,8]", "--set", "network.routing=west-first", "--set",
