@@ -1,9 +1,10 @@
-// A flit's move through a router's switch (Router::move_flit), the port
-// masks it keeps up to date, and the offer of an input port to the switch: the last stage of every router step, shared by
-// the general step (models/router.cpp), the one-VC step
-// (models/router_one_vc.cpp) and the streaming shortcut. In a header so that
-// each of them has it inlined; `kOneVc` lets a router with one VC per port read
-// its port's only VC instead of scanning the port.
+// The last stage of every router step: the offer of an input port to the
+// switch (Router::offer), a flit's move through the switch (Router::move_flit)
+// and the port masks it keeps up to date. Shared by the general step
+// (models/router.cpp), the one-VC step (models/router_one_vc.cpp) and the
+// streaming shortcut, and in a header so that each of them has it inlined;
+// `kOneVc` lets a router with one VC per port read its port's only VC instead
+// of scanning the port.
 #pragma once
 
 #include "models/express_worms.hpp"
@@ -31,12 +32,15 @@ inline bool Router::can_send(int out_vc, uint64_t now) const {
   const int first = ip * vcs_;
   const uint64_t held = (holding_vcs_ >> first) & low_bits(vcs_of_port(ip));
   if ((held & (held - 1)) == 0) return held && sendable(first + __builtin_ctzll(held)) ? first + __builtin_ctzll(held) : -1;
+  auto first_sendable = [&](uint64_t m) {
+    for (; m; m &= m - 1)
+      if (sendable(first + __builtin_ctzll(m))) return first + __builtin_ctzll(m);
+    return -1;
+  };
+  // From the round-robin pointer on, then the VCs before it.
   const int rr = rr_[ip];
-  for (uint64_t m = held & (~uint64_t{0} << rr); m; m &= m - 1)
-    if (sendable(first + __builtin_ctzll(m))) return first + __builtin_ctzll(m);
-  for (uint64_t m = held & low_bits(rr); m; m &= m - 1)
-    if (sendable(first + __builtin_ctzll(m))) return first + __builtin_ctzll(m);
-  return -1;
+  const int later = first_sendable(held & (~uint64_t{0} << rr));
+  return later >= 0 ? later : first_sendable(held & low_bits(rr));
 }
 
 // Moves the front flit of input VC `in_vc` (on port `in_port`) through the
