@@ -156,11 +156,43 @@ void Router::step(uint64_t now) {
 
 // --- VC allocation ----------------------------------------------------------
 
+// Tries the ready heads of the VCs in `vcs`, in order; the VC after the first
+// that took an output, or -1.
+[[gnu::always_inline]] inline int Router::try_heads(uint64_t vcs, uint64_t now) {
+  int next = -1;
+  for (; vcs; vcs &= vcs - 1) {
+    const int i = __builtin_ctzll(vcs);
+    InputVC& iv = in_[i];
+    if (iv.q.front_ready() <= now && try_allocate(i, iv.q.front(), now) && next < 0) next = i + 1;
+  }
+  return next;
+}
+
 // Heads at the front of idle input VCs, in round-robin order over input VCs
 // starting at va_next_, each take a free output VC if there is one.
 void Router::allocate_vcs(uint64_t now) {
   const uint64_t ports = head_ports_;
   if (!ports) return;
+  if (n_in_vc_ > 64) return allocate_vcs_scan(ports, now);
+  // The VCs of the ports with a head whose worm holds no output (holding_vcs_):
+  // from va_next_ to the last VC, then those before it, the order of a scan
+  // that starts at va_next_ and wraps. A try takes only its own VC's output,
+  // so the mask read once stays right for the VCs after it.
+  uint64_t idle = 0;
+  for (uint64_t m = ports; m; m &= m - 1) {
+    const int ip = __builtin_ctzll(m);
+    idle |= low_bits(vcs_of_port(ip)) << (ip * vcs_);
+  }
+  idle &= ~holding_vcs_;
+  const int start = va_next_;
+  const int later = try_heads(idle & (~uint64_t{0} << start), now);
+  const int wrapped = try_heads(idle & low_bits(start), now);
+  const int next = later >= 0 ? later : wrapped;
+  if (next >= 0) va_next_ = next >= n_in_vc_ ? next - n_in_vc_ : next;
+}
+
+// More than 64 input VCs (no masks): the same order, over every VC of the ports with a head.
+void Router::allocate_vcs_scan(uint64_t ports, uint64_t now) {
   const int start = va_next_;
   const int start_port = in_port_of(start);
   int next = -1;

@@ -212,6 +212,8 @@ class Router {
   int mod_vcs(int x) const { return vc_div_.mod(x); }
 
   void allocate_vcs(uint64_t now);
+  int try_heads(uint64_t vcs, uint64_t now);
+  void allocate_vcs_scan(uint64_t ports, uint64_t now);
   // One VC per port, with run.fast_paths (models/router_one_vc.cpp): the same step, read from the port masks.
   void step_one_vc(uint64_t now);
   void allocate_vcs_one_vc(uint64_t now);

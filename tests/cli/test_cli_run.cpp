@@ -501,6 +501,11 @@ static std::vector<std::vector<std::string>> fast_path_cases() {
       {kDefault, "--set", "schedule={algorithm: eye, source: eye, mode: eager, flits: 16}", "--set",
        "network.dims=[8,8]", "--set", "network.vcs=4", "--set", "network.buffer_flits=4", "--set",
        "timing.router_delay=3", "--set", "traffic={pattern: uniform, rate: 0.06, flits: 4, cycles: 500}"},
+      // Routers with 85 input VCs (16 per link, all-port), past the 64 the VC masks cover: they scan their VCs.
+      {kDefault, "--set", "schedule={algorithm: multinode-broadcast, mode: eager, flits: 6}", "--set",
+       "network.topology=hypercube", "--set", "network.dims=[5]", "--set", "network.vcs=16", "--set",
+       "network.port_model=all-port", "--set", "network.buffer_flits=2", "--set",
+       "traffic={pattern: uniform, rate: 0.15, flits: 3, cycles: 400}"},
       // Adaptive routing functions (models/routing/): hops chosen in the router, no express worms.
       {kDefault, "--set", "schedule={algorithm: eye, source: eye, mode: eager, flits: 12}", "--set",
        "network.dims=[8,8]", "--set", "network.routing=west-first", "--set",
