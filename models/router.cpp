@@ -555,7 +555,7 @@ void Router::charge_stalls(uint64_t now) {
     for (int i = ip * vcs_, end = i + vcs_of_port(ip); i < end; ++i)
       if (in_[i].q.front_ready() <= now) charge_stall(i, now);  // most VCs are empty or their front not ready
   }
-  for (uint64_t outs = s.requested_outs; outs; outs &= outs - 1) s.granted[__builtin_ctzll(outs)] = kNoMessage;
+  // granted[] is not cleared: it is read only for this step's requested_outs, each of which the switch allocation set.
   s.moved_ports = 0;
 }
 
