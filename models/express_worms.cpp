@@ -26,7 +26,7 @@ void ExpressWorms::header_left(const SimContext::HeaderLeft& e, NetworkInterface
     std::abort();
   }
 #endif
-  if (ctx_->vcs > 1) link_next_stage(w.end);  // one VC per port: linked at join
+  link_next_stage(w.end, e.msg, w.end - w.base);
   if (s.router->can_go_express(e.in_vc)) s.router->begin_express(e.in_vc);
   else s.routed = true;
   ++w.end;
@@ -36,61 +36,67 @@ void ExpressWorms::header_left(const SimContext::HeaderLeft& e, NetworkInterface
   if (w.done) drop_finished();
 }
 
-// The header has left stage k: the VC it took at the next router is that
-// stage's input VC (chosen at allocation: any VC of its class).
-void ExpressWorms::link_next_stage(uint32_t k) {
+// The header has left stage k: the output it took there names the next
+// stage's router, input port and VC (any VC of its class), and the buffer
+// stage k feeds. Read from the router that has just moved the header, so the
+// route is resolved as the header goes, never ahead into routers not yet reached.
+void ExpressWorms::link_next_stage(uint32_t k, uint32_t msg, uint32_t hop) {
   Stage& s = stages_[k];
-  if (!s.next) return;
+  const Router::NextHop n = s.router->next_hop(s.in_vc);
+#ifdef WORMSIM_CHECKED
+  const MessageRecord& m = ctx_->msgs[msg];
+  const bool last = hop == m.hops;
+  if (last != !n.router ||
+      (!last && n.link != ctx_->routing->topology().link_id(s.router->node(), ctx_->route_of(msg)[hop].port))) {
+    std::fprintf(stderr, "wormsim: invariant broken: message %u's header left hop %u of its route for another link\n",
+                 msg, hop);
+    std::abort();
+  }
+#else
+  (void)msg;
+  (void)hop;
+#endif
+  if (!n.router) return;  // the last stage: it ejects
+  s.next = n.router;
+  s.down = n.buffer;
+  s.link = n.link;
+  s.next_port = n.in_port;
   Stage& next = stages_[k + 1];
-  next.in_vc = static_cast<int16_t>(s.router->downstream_in_vc(s.in_vc));
-  next.q = &next.router->input_buffer(next.in_vc);
-  s.down = next.q;
+  next.router = n.router;
+  next.q = n.buffer;
+  next.in_port = n.in_port;
+  next.in_vc = n.in_vc;
 }
 
 // The header's first hop, from the source's injection channel: the worm's
-// route is resolved into stages once (router, link, next router and port), and
-// stage 0 becomes express if it can; each stage's input VC and buffer are
-// known once the header has taken a VC there (link_next_stage).
+// stages are set aside, one per router of its route, and each is filled in
+// as the header leaves the one before (link_next_stage); stage 0 becomes
+// express if it can.
 bool ExpressWorms::join(const SimContext::HeaderLeft& e, NetworkInterface* ni) {
+  if (!ctx_->routes_simple && uses_a_link_twice(e.msg)) return false;
   const MessageRecord& m = ctx_->msgs[e.msg];
-  if (link_seen_.size() < ctx_->link_busy.size()) link_seen_.assign(ctx_->link_busy.size(), 0);
-  ++joins_;
   const auto base = static_cast<uint32_t>(stages_.size());
-  stages_.push_back(Stage{nullptr, nullptr, e.router, nullptr, -1, e.in_vc, e.in_port, -1, false});
-  const RouteHop* route = ctx_->route_of(e.msg);
-  for (int h = 0; h < m.hops; ++h) {
-    Stage& from = stages_.back();
-    int ip = -1, link = -1;
-    Router* r = from.router->downstream(route[h].port, &ip, &link);
-    if (link_seen_[static_cast<size_t>(link)] == joins_) {
-      stages_.resize(base);
-      return false;
-    }
-    link_seen_[static_cast<size_t>(link)] = joins_;
-    from.link = link;
-    from.next = r;
-    from.next_port = static_cast<int16_t>(ip);
-    stages_.push_back(Stage{nullptr, nullptr, r, nullptr, -1, -1, static_cast<int16_t>(ip), -1, false});
+  // Grown by doubling from one, as one stage at a time would: a resize that
+  // doubles from wherever the size stands can end on a much larger block.
+  const size_t needed = base + m.hops + 1u;
+  if (stages_.capacity() < needed) {
+    size_t cap = std::max<size_t>(stages_.capacity(), 1);
+    while (cap < needed) cap *= 2;
+    stages_.reserve(cap);
   }
-  if (ctx_->vcs == 1) {
-    // With one VC per port a stage's input VC is its port: every stage is known now.
-    for (uint32_t k = base; k < stages_.size(); ++k) {
-      Stage& s = stages_[k];
-      s.in_vc = s.in_port;
-      s.q = &s.router->input_buffer(s.in_vc);
-      if (s.next) s.down = &s.next->input_buffer(s.next_port);
-    }
-  } else {
-    stages_[base].q = &e.router->input_buffer(e.in_vc);
-    link_next_stage(base);
-  }
+  stages_.resize(needed, Stage{nullptr, nullptr, nullptr, nullptr, -1, -1, -1, -1, false});
+  stages_[base] = Stage{&e.router->input_buffer(e.in_vc), nullptr, e.router, nullptr, -1, e.in_vc, e.in_port, -1, false};
+  link_next_stage(base, e.msg, 0);
   const auto limit = static_cast<uint32_t>(stages_.size());
   // A worm of no hops (two endpoints of one router) left its only router into the ejection channel: complete.
   const bool complete = base + 1 == limit;
   Worm w{base, base, base + 1, limit, complete, false, e.msg, 0, nullptr, nullptr, -1, 0, false, 0, wormsim::kNever,
          0, 0, true};
   if (!e.router->can_go_express(e.in_vc)) {
-    if (complete) return false;  // nothing left that could go express
+    if (complete) {  // nothing left that could go express
+      stages_.resize(base);
+      return false;
+    }
     stages_[base].routed = true;  // its interface keeps injecting it
   } else {
     e.router->begin_express(e.in_vc);
@@ -108,6 +114,24 @@ bool ExpressWorms::join(const SimContext::HeaderLeft& e, NetworkInterface* ni) {
   worms_.push_back(w);
   ++joined_;
   return true;
+}
+
+// Two of the worm's stages would share a buffer. Walked through the topology
+// (its tables, not the routers), and only for runs with a route not known simple.
+bool ExpressWorms::uses_a_link_twice(uint32_t msg) {
+  const Topology& topo = ctx_->routing->topology();
+  if (link_seen_.size() < static_cast<size_t>(topo.num_links())) link_seen_.assign(static_cast<size_t>(topo.num_links()), 0);
+  ++checks_;
+  const MessageRecord& m = ctx_->msgs[msg];
+  const RouteHop* route = ctx_->route_of(msg);
+  int node = topo.endpoint_router(m.src);
+  for (int h = 0; h < m.hops; ++h) {
+    const int link = topo.link_id(node, route[h].port);
+    if (link_seen_[static_cast<size_t>(link)] == checks_) return true;
+    link_seen_[static_cast<size_t>(link)] = checks_;
+    node = topo.link_dst(link);
+  }
+  return false;
 }
 
 // --- competition (several VCs per port) ----------------------------------------

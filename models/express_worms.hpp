@@ -136,14 +136,15 @@ class ExpressWorms {
 
  private:
   // One router the worm passes: its buffer there and where its flits go next,
-  // resolved once at admission so that a flit move reads no wiring.
+  // resolved once, as the header leaves the stage before (link_next_stage), so
+  // that a flit move reads no wiring. Until then all but `routed` are unset.
   struct Stage {
     FlitQueue* q;     // the worm's input buffer at this router
     FlitQueue* down;  // the next stage's buffer; null at the last stage (ejection)
     Router* router;
     Router* next;     // the next stage's router, and the input port `down` belongs to
     int32_t link;     // the link to the next stage (flit counts)
-    int16_t in_vc, in_port, next_port;  // in_vc: -1 until the header has reached the stage
+    int16_t in_vc, in_port, next_port;
     bool routed;      // its router's: it could not go express, or was handed back
   };
   struct Worm {
@@ -179,7 +180,8 @@ class ExpressWorms {
   // ahead its stages' buffers, nearer its buffers' slots (which the buffers point to).
   void prefetch_buffers(const Worm& w) const;
   void prefetch_slots(const Worm& w) const;
-  void link_next_stage(uint32_t k);
+  // Stage k is hop `hop` of message msg's route (checked builds compare the two).
+  void link_next_stage(uint32_t k, uint32_t msg, uint32_t hop);
   void route_stage(Worm& w, uint32_t k);
   void check_done(Worm& w);
   void end_stage(Worm& w, uint32_t k, const Flit& tail, uint64_t now);
@@ -213,9 +215,10 @@ class ExpressWorms {
   // slots, and for how many of its stages.
   static constexpr size_t kPrefetchBuffers = 40, kPrefetchSlots = 20;
   static constexpr uint32_t kPrefetchStages = 3;
-  std::vector<uint32_t> link_seen_;   // join's scratch: per directed link, the last join that used it
-  uint32_t joins_ = 0;
+  std::vector<uint32_t> link_seen_;   // uses_a_link_twice's scratch: per directed link, the last check that saw it
+  uint32_t checks_ = 0;
   bool join(const SimContext::HeaderLeft& e, NetworkInterface* ni);
+  bool uses_a_link_twice(uint32_t msg);
   // Snapshots of the previous cycle (being compared) and of this one (taken), by parity of the cycle.
   std::vector<FlitQueue::State> snap_states_[2];
   std::vector<Flit> snap_slots_[2];

@@ -107,6 +107,7 @@ inline uint32_t Network::store_message(int src, int dst, const Route& route, uin
       hop_capacity_[id] = m.hops;
     }
   }
+  if (!route.simple && !route.adaptive()) ctx_.routes_simple = false;
   RouteHop* hop = ctx_.hops.data() + m.route_begin;
   if (route.adaptive()) std::fill(hop, hop + m.hops, RouteHop{kChosenInRouter, 0});
   for (size_t i = 0; i < route.links.size(); ++i)

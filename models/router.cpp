@@ -424,18 +424,11 @@ bool Router::port_has_head(int ip) const {
 
 // --- express worms ------------------------------------------------------------
 
-Router* Router::downstream(int port, int* in_port, int* link) const {
-  if (port >= link_ports_) return nullptr;
-  const OutputVC& ov = out_[port * vcs_];
-  *in_port = ov.dst_port;
-  *link = ov.link;
-  return ov.dst;
-}
-
-int Router::downstream_in_vc(int in_vc) const {
+Router::NextHop Router::next_hop(int in_vc) const {
   const int o = in_[in_vc].out;
-  if (is_ejection(o)) return -1;
-  return out_[o].dst_port * vcs_ + mod_vcs(o);
+  if (is_ejection(o)) return NextHop{nullptr, nullptr, -1, -1, -1};
+  const OutputVC& ov = out_[o];
+  return NextHop{ov.dst, ov.down, ov.link, ov.dst_port, static_cast<int16_t>(ov.dst_port * vcs_ + mod_vcs(o))};
 }
 
 // With one VC per port nothing else can use the port or the output the worm

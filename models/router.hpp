@@ -95,9 +95,16 @@ class Router {
   // or the output port, the network's express loop moves the body flits
   // behind the header and the router leaves that input port alone.
   //
-  // Where output port `port` leads: the downstream router (null for ejection),
-  // its input port, and the link's id.
-  Router* downstream(int port, int* in_port, int* link) const;
+  // Where the output held by the worm at input VC `in_vc` leads: the
+  // downstream router (null for an ejection channel), its input buffer, port
+  // and VC, and the link's id.
+  struct NextHop {
+    Router* router;
+    FlitQueue* buffer;
+    int32_t link;
+    int16_t in_port, in_vc;
+  };
+  NextHop next_hop(int in_vc) const;
   int link_ports() const { return link_ports_; }
   // True when the worm whose header has just left input VC `in_vc` may go
   // express there: with several VCs per port, no other VC of its input port
@@ -116,9 +123,6 @@ class Router {
   void leave_express(int in_vc);
   bool is_express_vc(int in_vc) const { return (express_vcs_ >> in_vc & 1) != 0; }
   FlitQueue& input_buffer(int in_vc) { return in_[in_vc].q; }
-  // The input VC of the next router that the worm holding `in_vc`'s output
-  // feeds (-1 for an ejection channel).
-  int downstream_in_vc(int in_vc) const;
   // The worm that holds `in_vc`'s output.
   uint32_t output_owner(int in_vc) const { return out_[in_[in_vc].out].owner; }
   // A header or tail left the network here: its message's timestamps, and the traffic sources' event.

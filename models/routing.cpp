@@ -66,6 +66,7 @@ void dimension_order_route(const Topology& topo, int src, int dst, const std::ve
   r.links.clear();
   r.links.reserve(static_cast<size_t>(hops));
   r.chosen_in_router = 0;
+  r.simple = true;  // each dimension corrected once, never past its target: no router twice
   int cur = src;
   for (int l = 0; l < n_legs; ++l)
     for (int s = 0; s < legs[l].steps; ++s) {

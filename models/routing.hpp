@@ -24,6 +24,10 @@ struct Route {
   // Hops an adaptive routing function chooses in the router as the header goes
   // (models/routing/routing_function.hpp); `links` is empty then.
   int chosen_in_router = 0;
+  // Known to use no directed link twice (a dimension-order route never comes
+  // back to a router); false when nothing says so (explicit routes, other
+  // functions), which the express loop then checks (ExpressWorms::join).
+  bool simple = false;
   int hops() const { return links.empty() ? chosen_in_router : static_cast<int>(links.size()); }
   bool adaptive() const { return links.empty() && chosen_in_router > 0; }
 };

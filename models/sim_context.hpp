@@ -154,6 +154,9 @@ struct SimContext {
     uint32_t msg;
   };
   std::vector<HeaderLeft> headers_left;
+  // Every route stored so far is Route::simple (uses no link twice); once one
+  // is not, the express loop checks each worm's route before it joins.
+  bool routes_simple = true;
   // Progress counters for the watchdog and the invariants
   uint64_t flits_moved = 0;     // flit movements of any kind (cumulative)
   uint64_t flits_injected = 0;

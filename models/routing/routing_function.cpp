@@ -18,6 +18,7 @@ void RoutingFunction::route(int src, int dst, Route& r) const {
   r.links.clear();
   r.vc_class.clear();
   r.chosen_in_router = 0;
+  r.simple = false;
   if (adaptive()) {
     r.chosen_in_router = topo_.distance(src, dst);
     return;

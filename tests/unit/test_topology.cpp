@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <boost/graph/breadth_first_search.hpp>
 
 #include "models/node_id.hpp"
@@ -89,6 +91,11 @@ TEST(Routing, DimensionOrderIsMinimalAndOrdered) {
           last_dim = dim;
         }
         ASSERT_EQ(route_nodes(t, s, r).back(), d);
+        // It says it uses no link twice (the express loop then skips its check), and it does not.
+        ASSERT_TRUE(r.simple);
+        std::vector<int> links = r.links;
+        std::sort(links.begin(), links.end());
+        ASSERT_EQ(std::adjacent_find(links.begin(), links.end()), links.end());
       }
   }
 }
@@ -112,6 +119,9 @@ TEST(Routing, TorusTiesGoPlusAndDatelineClasses) {
 TEST(Routing, ExplicitRoutesMustFollowLinks) {
   Topology t = make("mesh", {4, 4});
   EXPECT_EQ(route_from_nodes(t, {0, 4, 5, 6}).hops(), 3);
+  // An explicit route may come back through a link: nothing claims it does not.
+  EXPECT_FALSE(route_from_nodes(t, {0, 4, 5, 6}).simple);
+  EXPECT_FALSE(route_from_nodes(t, {0, 1, 0, 1}).simple);
   EXPECT_NE(thrown_message([&] { route_from_nodes(t, {0, 5}); }).find("not a neighbour"), std::string::npos);
 }
 
