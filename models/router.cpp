@@ -424,13 +424,6 @@ bool Router::port_has_head(int ip) const {
 
 // --- express worms ------------------------------------------------------------
 
-Router::NextHop Router::next_hop(int in_vc) const {
-  const int o = in_[in_vc].out;
-  if (is_ejection(o)) return NextHop{nullptr, nullptr, -1, -1, -1};
-  const OutputVC& ov = out_[o];
-  return NextHop{ov.dst, ov.down, ov.link, ov.dst_port, static_cast<int16_t>(ov.dst_port * vcs_ + mod_vcs(o))};
-}
-
 // With one VC per port nothing else can use the port or the output the worm
 // holds. With several, the router would arbitrate between this worm and
 // another VC of its input port, or another worm holding a VC of its output

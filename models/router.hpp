@@ -104,7 +104,14 @@ class Router {
     int32_t link;
     int16_t in_port, in_vc;
   };
-  NextHop next_hop(int in_vc) const;
+  // Inline: returned through memory, its two 16-bit fields were read back as
+  // one word before their stores had retired.
+  NextHop next_hop(int in_vc) const {
+    const int o = in_[in_vc].out;
+    if (is_ejection(o)) return NextHop{nullptr, nullptr, -1, -1, -1};
+    const OutputVC& ov = out_[o];
+    return NextHop{ov.dst, ov.down, ov.link, ov.dst_port, static_cast<int16_t>(ov.dst_port * vcs_ + mod_vcs(o))};
+  }
   int link_ports() const { return link_ports_; }
   // True when the worm whose header has just left input VC `in_vc` may go
   // express there: with several VCs per port, no other VC of its input port
