@@ -21,6 +21,8 @@
 
 #include <sys/mman.h>
 
+#include "models/prefault.hpp"
+
 namespace wormsim {
 
 template <class T>
@@ -42,20 +44,29 @@ class ModulePool {
     // (Debian's default is "madvise"): a busy network touches routers all over
     // the pool every cycle, and 4 KiB pages would make every one a TLB miss.
     // They are mapped fresh, so the kernel hands them over zeroed: no pass of
-    // our own over gigabytes (a 2M-router pool is ~3 GB).
-    mapped_ = bytes >= kHugePage;
+    // our own over gigabytes (a 2M-router pool is ~3 GB). Every page is written
+    // by the constructors, so the pool is made resident first, by two threads
+    // (models/prefault.hpp), or taken already resident from a run that
+    // started it early (prefault_in_background).
+    mapped_ = bytes >= kHugePageBytes;
     if (mapped_) {
-      bytes = (bytes + kHugePage - 1) / kHugePage * kHugePage;
-      block_ = map_aligned(bytes);
-#ifdef MADV_HUGEPAGE
-      madvise(block_, bytes, MADV_HUGEPAGE);  // a hint: failure only costs speed
-#endif
+      bytes = mapped_bytes(n, extra);
+      block_ = take_prefaulted(bytes);
+      if (!block_) {
+        block_ = map_huge(bytes);
+        prefault(block_, bytes);
+      }
     } else {
       block_ = static_cast<std::byte*>(std::aligned_alloc(kAlign, bytes));
       if (!block_) throw std::bad_alloc();
       std::memset(block_, 0, bytes);
     }
     bytes_ = bytes;
+  }
+  // What reserve(n, extra) maps (0 for a pool small enough for the heap).
+  static size_t mapped_bytes(size_t n, size_t extra) {
+    const size_t bytes = (round_up(sizeof(T)) + round_up(extra)) * (n == 0 ? 1 : n);
+    return bytes < kHugePageBytes ? 0 : (bytes + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;
   }
 
   // Constructs the next module in place; its constructor receives the slot's
@@ -82,22 +93,7 @@ class ModulePool {
 
  private:
   static constexpr size_t kAlign = 64;                 // cache line
-  static constexpr size_t kHugePage = size_t{2} << 20;  // x86-64 transparent huge page
   static size_t round_up(size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
-
-  // Anonymous memory of `bytes` (a multiple of kHugePage) starting on a
-  // kHugePage boundary, so that huge pages can back all of it, cut
-  // from a mapping large enough to hold such a range, its ends given back.
-  static std::byte* map_aligned(size_t bytes) {
-    const size_t span = bytes + kHugePage;
-    void* p = mmap(nullptr, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) throw std::bad_alloc();
-    const auto start = reinterpret_cast<uintptr_t>(p);
-    const uintptr_t aligned = (start + kHugePage - 1) / kHugePage * kHugePage;
-    if (aligned > start) munmap(p, aligned - start);
-    if (const size_t tail = start + span - (aligned + bytes)) munmap(reinterpret_cast<void*>(aligned + bytes), tail);
-    return reinterpret_cast<std::byte*>(aligned);
-  }
 
   // Destroyed in reverse order of construction, as members of an array would be.
   void clear() {

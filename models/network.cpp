@@ -37,6 +37,19 @@ std::string to_string(RunStatus s) {
   return "?";
 }
 
+namespace {
+// The memory each router lays out itself: its VC states and buffers.
+size_t router_arena_bytes(const Topology& topo, const NetworkParams& params) {
+  const int most = topo.max_endpoints_per_router();
+  return Router::arena_bytes(topo.num_ports(), most * params.ports.injection_channels(topo),
+                             most * params.ports.ejection_channels(topo), params.vcs, params.buffer_flits);
+}
+}  // namespace
+
+size_t Network::router_pool_bytes(const Topology& topo, const NetworkParams& params) {
+  return ModulePool<Router>::mapped_bytes(static_cast<size_t>(topo.num_nodes()), router_arena_bytes(topo, params));
+}
+
 Network::Network(sc_core::sc_module_name name, const Topology& topo, const NetworkParams& params)
     : sc_core::sc_module(name),
       topo_(topo),
@@ -62,8 +75,7 @@ Network::Network(sc_core::sc_module_name name, const Topology& topo, const Netwo
   const int n = topo.num_nodes();
   const int inj = params.ports.injection_channels(topo);
   const int ej = params.ports.ejection_channels(topo);
-  const int most = topo.max_endpoints_per_router();
-  routers_.reserve(n, Router::arena_bytes(topo.num_ports(), most * inj, most * ej, params.vcs, params.buffer_flits));
+  routers_.reserve(n, router_arena_bytes(topo, params));
   nis_.reserve(topo.num_endpoints(), NetworkInterface::arena_bytes(inj));
   for (int node = 0; node < n; ++node) {
     const RouterEndpoints ends{topo.first_endpoint(node), topo.endpoints_at(node), inj, ej};

@@ -51,6 +51,9 @@ class Network : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(Network);
   Network(sc_core::sc_module_name name, const Topology& topo, const NetworkParams& params);
+  // The bytes the routers' pool of such a network maps (0 when it is small):
+  // a run starts making them resident early (models/prefault.hpp).
+  static size_t router_pool_bytes(const Topology& topo, const NetworkParams& params);
 
   // Registers a message before the simulation starts; returns its id.
   // Messages may also be added while running, from a traffic source's callbacks.

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
+#include <system_error>
 
 #include "sim/atomic_file.hpp"
 #include "sim/csv_text.hpp"
@@ -102,7 +103,10 @@ OutputSet::OutputSet(std::string dir) : dir_(std::move(dir)) {
   ::unlink(probe.c_str());
 }
 
-OutputSet::~OutputSet() { release(); }
+OutputSet::~OutputSet() {
+  if (background_.thread.joinable()) background_.thread.join();
+  release();
+}
 
 // Removed while still held, so that a finished run leaves only its outputs;
 // take_lock checks that the file it locked is still the one at the path.
@@ -149,14 +153,57 @@ void OutputSet::add(const std::string& name, const std::string& content) {
   files_.push_back(OutputFile{name, content.size(), crc32_of(content)});
 }
 
-void OutputSet::add_streamed(const std::string& name, const std::function<void(CsvText&)>& fill) {
-  begin();
+OutputFile OutputSet::write_streamed(const std::string& name, const std::function<void(CsvText&)>& fill) const {
   StreamedFile file(path_of(name));
   CsvText text(file);
   fill(text);
   text.flush();
   file.commit();
-  files_.push_back(OutputFile{name, file.bytes(), file.crc32()});
+  return OutputFile{name, file.bytes(), file.crc32()};
+}
+
+void OutputSet::add_streamed(const std::string& name, const std::function<void(CsvText&)>& fill) {
+  begin();
+  files_.push_back(write_streamed(name, fill));
+}
+
+void OutputSet::add_streamed_in_background(const std::string& name, std::function<void(CsvText&)> fill,
+                                           const std::string& after) {
+  begin();
+  wait_background();
+  Background& b = background_;
+  b.fill = std::move(fill);
+  b.after = after;
+  b.file = OutputFile{};
+  b.error = nullptr;
+  b.pending = true;
+  const auto write = [this, name] {
+    try {
+      background_.file = write_streamed(name, background_.fill);
+    } catch (...) {
+      background_.error = std::current_exception();
+    }
+  };
+  if (std::thread::hardware_concurrency() >= 2) {
+    try {
+      b.thread = std::thread(write);
+      return;
+    } catch (const std::system_error&) {
+      // No thread to be had: written now.
+    }
+  }
+  write();
+}
+
+void OutputSet::wait_background() {
+  Background& b = background_;
+  if (!b.pending) return;
+  if (b.thread.joinable()) b.thread.join();
+  b.pending = false;
+  b.fill = nullptr;
+  if (b.error) std::rethrow_exception(b.error);
+  auto at = std::find_if(files_.begin(), files_.end(), [&](const OutputFile& f) { return f.name == b.after; });
+  files_.insert(at == files_.end() ? at : at + 1, b.file);
 }
 
 void OutputSet::add_written(const std::string& name, StreamedFile& file) {
@@ -188,6 +235,7 @@ void OutputSet::adopt(const std::string& name, const std::string& written_path) 
 
 void OutputSet::commit(const std::string& summary) {
   begin();
+  wait_background();
   sync_folder(dir_);
   write_file_atomically(path_of(kSummaryFile), summary);
   sync_folder(dir_);

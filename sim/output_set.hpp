@@ -10,8 +10,10 @@
 #pragma once
 
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace wormsim {
@@ -54,6 +56,15 @@ class OutputSet {
   // The same for a table `fill` writes into a CsvText that sends each full
   // chunk to the file as it goes (sim/streamed_file.hpp): never held whole.
   void add_streamed(const std::string& name, const std::function<void(CsvText&)>& fill);
+  // The same, written by a second thread while the caller writes the others
+  // (a big network's links.csv is most of its outputs); listed in the manifest
+  // right after the file named `after`, or last when the set has none. Without
+  // a second CPU, written now. One at a time: wait_background() lists it.
+  void add_streamed_in_background(const std::string& name, std::function<void(CsvText&)> fill,
+                                  const std::string& after);
+  // Waits for the file being written in the background and lists it; throws
+  // what writing it threw.
+  void wait_background();
   // Commits a file written while the run went (a StreamedFile in the folder) into the set as `name`.
   void add_written(const std::string& name, StreamedFile& file);
   // Moves a file already written elsewhere in the folder into the set.
@@ -65,11 +76,23 @@ class OutputSet {
  private:
   void release();
   void remove_stale_temporaries();
+  OutputFile write_streamed(const std::string& name, const std::function<void(CsvText&)>& fill) const;
+
+  // The file add_streamed_in_background writes.
+  struct Background {
+    std::thread thread;
+    std::function<void(CsvText&)> fill;
+    std::string after;
+    OutputFile file;
+    std::exception_ptr error;
+    bool pending = false;
+  };
 
   std::string dir_;
   int lock_fd_ = -1;
   bool begun_ = false;
   std::vector<OutputFile> files_;
+  Background background_;
 };
 
 }  // namespace wormsim

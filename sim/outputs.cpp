@@ -251,6 +251,8 @@ void write_routes_csv(CsvText& os, const RunReport& rep) {
 
 // Fixed{0.0}, as links.csv writes an idle link's utilisation.
 constexpr std::string_view kIdleUtilisation = "0.000000";
+// From this many links on, links.csv is written by a thread of its own (write_csv_outputs).
+constexpr int kLinksWorthAThread = 1 << 18;
 
 void write_links_csv(CsvText& os, const RunReport& rep) {
   const Network& net = *rep.network;
@@ -307,6 +309,14 @@ std::string csv_quoted(const std::string& s) {
 void write_csv_outputs(OutputSet& set, const RunReport& rep) {
   // Streamed: messages.csv, links.csv and routes.csv of a large run are each
   // hundreds of MB (docs/performance.md, "Memory").
+  // links.csv reads nothing the other tables write; in a big network it is
+  // most of the bytes (a row per link), so a second thread writes it meanwhile.
+  // In a smaller one the thread's start (its stack, its malloc arena, its
+  // buffer's fresh pages: about 5 ms of CPU on this machine kind) would cost a
+  // third or more of the writing it took over.
+  const bool links_meanwhile = rep.network->topology().num_links() >= kLinksWorthAThread;
+  const auto links = [&rep](CsvText& os) { write_links_csv(os, rep); };
+  if (links_meanwhile) set.add_streamed_in_background("links.csv", links, "messages.csv");
   // A schedule's rows all retired while the run went are already the file.
   const bool retired_whole = rep.retired_schedule && !rep.streamed_rows && rep.retired_schedule->holds_every_row();
   if (rep.streamed_rows)
@@ -315,7 +325,7 @@ void write_csv_outputs(OutputSet& set, const RunReport& rep) {
     rep.retired_schedule->commit_rows(set, false);
   else
     set.add_streamed("messages.csv", [&](CsvText& os) { write_messages_csv(os, rep); });
-  set.add_streamed("links.csv", [&](CsvText& os) { write_links_csv(os, rep); });
+  if (!links_meanwhile) set.add_streamed("links.csv", links);
   set.add_streamed("steps.csv", [&](CsvText& os) { write_steps_csv(os, rep); });
   if (rep.streamed_rows)
     rep.streamed_rows->write_routes(set, [&](CsvText& os) { write_table_route_rows(os, rep); });
@@ -341,6 +351,7 @@ void write_csv_outputs(OutputSet& set, const RunReport& rep) {
     set.add("vcs.csv", vcs_csv(*rep.network, *rep.router_stats));
     set.add("hops.csv", hops_csv(*rep.router_stats));
   }
+  set.wait_background();
 }
 
 std::string human_summary(const RunReport& rep, const std::string& dir, const std::vector<OutputFile>& files) {

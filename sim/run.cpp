@@ -21,6 +21,7 @@
 
 #include "models/limits.hpp"
 #include "models/network.hpp"
+#include "models/prefault.hpp"
 #include "models/topology_shape.hpp"
 #include "schedules/generators/generators.hpp"
 #include "schedules/input_file.hpp"
@@ -225,7 +226,7 @@ bool prepare_schedule(const Config& cfg, const Topology& topo, Schedule& s, Diag
 // Everything a run needs before the network is built: the config with its
 // overrides, the traffic and the validated schedule, within the memory guard.
 // Problems are reported on stderr; returns kExitOk or their exit code.
-int load_run_inputs(const RunOptions& opts, RunInputs& in) {
+int load_run_inputs(const RunOptions& opts, RunInputs& in, bool network_follows) {
   Config& cfg = in.cfg;
   try {
     cfg = load_config(opts.config_path, opts.overrides);
@@ -237,6 +238,7 @@ int load_run_inputs(const RunOptions& opts, RunInputs& in) {
     require_run_memory(cfg, static_cast<size_t>(Topology::endpoints_of(cfg.topology)), 0);
     in.topology = std::make_shared<const Topology>(cfg.topology);
     const Topology& topo = *in.topology;
+    if (network_follows) prefault_in_background(Network::router_pool_bytes(topo, network_params(cfg)));
     if (cfg.has_traffic) prepare_traffic(cfg, topo);
     Diagnostics diag(cfg.schedule.file.empty() ? opts.config_path : cfg.schedule.file);
     const bool ok = prepare_schedule(cfg, topo, in.schedule, diag);
@@ -348,7 +350,7 @@ NetworkParams network_params(const Config& cfg) {
 int run_command(const RunOptions& opts) {
   const auto t0 = Clock::now();
   RunInputs in;
-  if (const int code = load_run_inputs(opts, in)) return code;
+  if (const int code = load_run_inputs(opts, in, true)) return code;
   return run_loaded(opts, in, t0, nullptr);
 }
 

@@ -49,7 +49,10 @@ struct RunInputs {
   std::vector<std::string> warnings;
 };
 
-int load_run_inputs(const RunOptions& opts, RunInputs& in);
+// network_follows: the caller builds the network next, so a big network's
+// router pool starts becoming resident while the schedule is prepared
+// (models/prefault.hpp).
+int load_run_inputs(const RunOptions& opts, RunInputs& in, bool network_follows = false);
 
 int run_command(const RunOptions& opts);
 

@@ -94,6 +94,33 @@ TEST(OutputSet, ManifestListsEveryFileWithItsSizeAndCrc) {
   EXPECT_EQ(std::distance(fs::directory_iterator(tmp / "o"), fs::directory_iterator{}), 5);
 }
 
+// A network of 2^18 links or more has links.csv written by a second thread
+// while the other tables are written (sim/outputs.cpp), and a routers' pool of
+// 64 MiB or more made resident by a second thread while the schedule is
+// prepared (models/prefault.hpp): 40x40x40 has 374,400 links and a 78 MB pool.
+// The set is as a smaller run's: the manifest in its order, every link's row
+// in id order, and the same bytes run after run.
+TEST(OutputSet, ABigNetworksSetIsWrittenInPartByASecondThreadAndIsTheSameEveryRun) {
+  TempDir tmp;
+  const auto big = [&](const fs::path& out) {
+    return run_wormsim(run_args(out, {"network.dims=[40,40,40]", "schedule.algorithm=binomial"}), tmp.path());
+  };
+  const Result first = big(tmp / "a");
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_EQ(set_state(tmp / "a"), "consistent");
+  const nlohmann::ordered_json s = nlohmann::ordered_json::parse(read_file(tmp / "a" / "summary.json"));
+  std::vector<std::string> names;
+  for (const auto& [name, f] : s["outputs"].items()) names.push_back(name);
+  EXPECT_EQ(names, (std::vector<std::string>{"messages.csv", "links.csv", "steps.csv", "routes.csv"}));
+  const auto links = parse_csv(read_file(tmp / "a" / "links.csv"));
+  ASSERT_EQ(links.size(), 374400u + 1);
+  for (size_t l = 0; l < 374400; ++l) ASSERT_EQ(links[l + 1][0], std::to_string(l));
+  const Result second = big(tmp / "b");
+  ASSERT_EQ(second.exit_code, 0) << second.err;
+  for (const char* name : {"messages.csv", "links.csv", "steps.csv", "routes.csv"})
+    EXPECT_EQ(read_file(tmp / "a" / name), read_file(tmp / "b" / name)) << name;
+}
+
 TEST(OutputSet, ATraceIsPartOfTheSetAndAStaleOneIsRemoved) {
   TempDir tmp;
   std::vector<std::string> traced = run_args(tmp / "o", {});

@@ -4,7 +4,8 @@
 // size and CRC-32 kept as chunks pass equal those of the whole text (checked
 // against Boost's CRC, an independent implementation); a write that stops
 // before commit leaves neither a partial file nor its temporary, and the old
-// file stays as it was.
+// file stays as it was. A file written by a second thread (a big network's
+// links.csv) is the same file, listed in its place.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -192,6 +193,64 @@ TEST(OutputSetStreamed, AWriterThatFailsMidwayLeavesNoPartialFile) {
   std::vector<std::string> left = dir.names();
   left.erase(std::remove(left.begin(), left.end(), ".wormsim.lock"), left.end());
   EXPECT_EQ(left, std::vector<std::string>{"messages.csv"});
+}
+
+// add_streamed_in_background: the file is the one add_streamed writes, and it
+// is listed right after the file it names, whatever order the writing ends in.
+TEST(OutputSetStreamed, AFileWrittenInTheBackgroundIsListedAfterTheFileItNames) {
+  TmpDir dir;
+  OutputSet set(dir.path.string());
+  set.add_streamed_in_background("links.csv", [](CsvText& t) { fill(t, 60000); }, "messages.csv");
+  set.add_streamed("messages.csv", [](CsvText& t) { fill(t, 10); });
+  set.add("steps.csv", "step\n");
+  set.wait_background();
+  ASSERT_EQ(set.files().size(), 3u);
+  EXPECT_EQ(set.files()[0].name, "messages.csv");
+  EXPECT_EQ(set.files()[1].name, "links.csv");
+  EXPECT_EQ(set.files()[2].name, "steps.csv");
+  const std::string want = whole_text(60000);
+  EXPECT_EQ(set.files()[1].bytes, want.size());
+  EXPECT_EQ(set.files()[1].crc32, boost_crc(want));
+  EXPECT_EQ(read(dir.path / "links.csv"), want);
+  set.wait_background();  // nothing more to list
+  EXPECT_EQ(set.files().size(), 3u);
+}
+
+TEST(OutputSetStreamed, AFileWrittenInTheBackgroundAfterAFileNotInTheSetIsListedLast) {
+  TmpDir dir;
+  OutputSet set(dir.path.string());
+  set.add("a.csv", "a\n");
+  set.add_streamed_in_background("b.csv", [](CsvText& t) { fill(t, 100); }, "missing.csv");
+  set.add("c.csv", "c\n");
+  set.commit("{}\n");  // waits for it
+  ASSERT_EQ(set.files().size(), 3u);
+  EXPECT_EQ(set.files()[2].name, "b.csv");
+  EXPECT_EQ(read(dir.path / "b.csv"), whole_text(100));
+}
+
+TEST(OutputSetStreamed, ABackgroundWriterThatFailsThrowsWhenWaitedForAndLeavesNoPartialFile) {
+  TmpDir dir;
+  { std::ofstream(dir.path / "links.csv") << "old\n"; }
+  OutputSet set(dir.path.string());
+  set.add_streamed_in_background("links.csv",
+                                 [](CsvText& t) {
+                                   fill(t, 60000);
+                                   throw std::runtime_error("disk full");
+                                 },
+                                 "messages.csv");
+  set.add_streamed("messages.csv", [](CsvText& t) { fill(t, 10); });
+  try {
+    set.wait_background();
+    FAIL() << "the writer's error was lost";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "disk full");
+  }
+  ASSERT_EQ(set.files().size(), 1u);
+  EXPECT_EQ(set.files()[0].name, "messages.csv");
+  EXPECT_EQ(read(dir.path / "links.csv"), "old\n");
+  std::vector<std::string> left = dir.names();
+  left.erase(std::remove(left.begin(), left.end(), ".wormsim.lock"), left.end());
+  EXPECT_EQ(left, (std::vector<std::string>{"links.csv", "messages.csv"}));
 }
 
 }  // namespace

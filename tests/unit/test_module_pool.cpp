@@ -2,10 +2,15 @@
 // followed by its zeroed extra memory, destroyed in reverse order.
 #include <gtest/gtest.h>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <cstdint>
+#include <thread>
 #include <vector>
 
 #include "models/module_pool.hpp"
+#include "models/prefault.hpp"
 
 namespace wormsim {
 namespace {
@@ -63,6 +68,89 @@ TEST(ModulePool, LargePoolsAreZeroedToo) {
   for (int i = 0; i < 2000; ++i) pool.emplace(i);
   const Probe* last = pool[1999];
   for (int b = 0; b < 2048; ++b) ASSERT_EQ(last->extra[b], std::byte{0});
+}
+
+// Pages of [p, p + bytes) the kernel holds in memory.
+size_t resident_pages(const std::byte* p, size_t bytes) {
+  const auto page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  std::vector<unsigned char> in(bytes / page);
+  if (mincore(const_cast<std::byte*>(p), bytes, in.data()) != 0) return 0;
+  size_t n = 0;
+  for (const unsigned char c : in) n += c & 1;
+  return n;
+}
+
+bool two_cpus() { return std::thread::hardware_concurrency() >= 2; }
+
+// models/prefault.hpp: a pool of 64 MiB or more is made resident by two
+// threads before its modules are built (with one CPU, it faults as it is written).
+TEST(ModulePool, BigPoolsAreResidentBeforeTheirModulesAreBuilt) {
+  constexpr size_t n = 40000, extra = 2048;  // 84 MB
+  const size_t bytes = ModulePool<Probe>::mapped_bytes(n, extra);
+  ASSERT_GE(bytes, size_t{64} << 20);
+  ASSERT_EQ(bytes % kHugePageBytes, 0u);
+  ModulePool<Probe> pool;
+  pool.reserve(n, extra);
+  const auto* block = reinterpret_cast<const std::byte*>(pool[0]);
+  const size_t pages = bytes / static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  if (two_cpus()) EXPECT_EQ(resident_pages(block, bytes), pages);
+  else EXPECT_LT(resident_pages(block, bytes), pages);
+  for (size_t i = 0; i < n; ++i) pool.emplace(static_cast<int>(i));
+  EXPECT_EQ(resident_pages(block, bytes), pages);
+  for (int b = 0; b < 2048; ++b) ASSERT_EQ(pool[n - 1]->extra[b], std::byte{0});
+}
+
+TEST(ModulePool, SmallPoolsMapNothing) {
+  EXPECT_EQ(ModulePool<Probe>::mapped_bytes(100, 100), 0u);
+  EXPECT_EQ(ModulePool<Probe>::mapped_bytes(2000, 2048), size_t{6} << 20);  // 4.22 MB, rounded up to huge pages
+}
+
+// A block started in the background is handed, resident and zeroed, to the
+// one pool of exactly its size, once.
+TEST(Prefault, ABlockStartedEarlyGoesToThePoolOfItsSize) {
+  constexpr size_t n = 50000, extra = 2048;
+  const size_t bytes = ModulePool<Probe>::mapped_bytes(n, extra);
+  prefault_in_background(bytes);
+  if (!two_cpus()) {
+    EXPECT_EQ(take_prefaulted(bytes), nullptr);  // nothing started without a second CPU
+    return;
+  }
+  ModulePool<Probe> pool;
+  pool.reserve(n, extra);
+  EXPECT_EQ(take_prefaulted(bytes), nullptr);  // the pool took it
+  const auto* block = reinterpret_cast<const std::byte*>(pool[0]);
+  EXPECT_EQ(resident_pages(block, bytes), bytes / static_cast<size_t>(sysconf(_SC_PAGESIZE)));
+  for (size_t i = 0; i < n; ++i) pool.emplace(static_cast<int>(i));
+  for (int b = 0; b < 2048; ++b) ASSERT_EQ(pool[n - 1]->extra[b], std::byte{0});
+}
+
+TEST(Prefault, ABlockTakenByHandIsResidentAndZeroed) {
+  const size_t bytes = size_t{96} << 20;
+  prefault_in_background(bytes);
+  std::byte* p = take_prefaulted(bytes);
+  if (!two_cpus()) {
+    EXPECT_EQ(p, nullptr);
+    return;
+  }
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % kHugePageBytes, 0u);
+  EXPECT_EQ(resident_pages(p, bytes), bytes / static_cast<size_t>(sysconf(_SC_PAGESIZE)));
+  for (size_t at = 0; at < bytes; at += 4096) ASSERT_EQ(p[at], std::byte{0});
+  EXPECT_EQ(take_prefaulted(bytes), nullptr);  // once
+  munmap(p, bytes);
+}
+
+// Foreseen for a pool that is not the first one built: given back then.
+TEST(Prefault, ABlockOfAnotherSizeIsGivenBackWhenABigPoolIsBuilt) {
+  const size_t bytes = size_t{96} << 20;
+  prefault_in_background(bytes);
+  EXPECT_EQ(take_prefaulted(bytes - kHugePageBytes), nullptr);
+  EXPECT_EQ(take_prefaulted(bytes), nullptr);
+}
+
+TEST(Prefault, SmallBlocksAreNotStarted) {
+  prefault_in_background(size_t{8} << 20);
+  EXPECT_EQ(take_prefaulted(size_t{8} << 20), nullptr);
 }
 
 }  // namespace
