@@ -213,7 +213,11 @@ void ExpressWorms::step_interfaces(uint64_t now, std::vector<NetworkInterface*>&
 template <bool listed>
 void ExpressWorms::step_interfaces_with(uint64_t now, std::vector<NetworkInterface*>& woken) {
   const FlitTransfer move(ctx_->timing, now);
-  const auto steady_after = static_cast<uint32_t>(ctx_->buffer_flits) + 2;  // every slot has cycled
+  // A snapshot is worth taking once every slot of every buffer has taken a flit
+  // of the stream and given it back: before, a slot still holds what came
+  // before the stream, and the comparison fails. (The comparison is the proof;
+  // this only saves snapshots bound to fail.)
+  const auto steady_after = static_cast<uint32_t>(ctx_->buffer_flits);
   const bool freezing = allow_freezing_ && ctx_->vcs == 1;
   snap_states_[now & 1].clear();
   snap_slots_[now & 1].clear();
