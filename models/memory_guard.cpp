@@ -46,8 +46,11 @@ double virtual_bytes() {
 // everything the command allocates, including what it already has when it
 // checks again after reading its input, so the limit is measured from there.
 double g_start_virtual_bytes = 0;
+double g_held_early_bytes = 0;
 
 }  // namespace
+
+void set_memory_held_early(double bytes) { g_held_early_bytes = bytes; }
 
 AvailableMemory available_memory() {
   AvailableMemory a{physical_bytes(), "the machine has"};
@@ -56,6 +59,10 @@ AvailableMemory available_memory() {
     const double used = g_start_virtual_bytes > 0 ? g_start_virtual_bytes : virtual_bytes();
     const double left = std::max(0.0, static_cast<double>(lim.rlim_cur) - used);
     if (a.bytes <= 0 || left < a.bytes) a = AvailableMemory{left, "the address-space limit (ulimit -v) leaves"};
+  }
+  if (g_held_early_bytes > 0 && a.bytes > 0) {
+    a.bytes = std::max(1.0, a.bytes - g_held_early_bytes);
+    a.phrase += ", besides the routers' pool already taken,";
   }
   return a;
 }

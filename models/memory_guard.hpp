@@ -48,6 +48,10 @@ struct AvailableMemory {
 
 // The smaller of physical memory and what RLIMIT_AS leaves this process
 // (beyond its size when run_guarded started the command).
+// Memory the command holds before its estimates count it (a run's routers'
+// pool made resident while its schedule is prepared: models/prefault.hpp);
+// available_memory() leaves it out until it is set back to 0.
+void set_memory_held_early(double bytes);
 AvailableMemory available_memory();
 
 // Thrown when a command would need more than kMemoryFraction of the available

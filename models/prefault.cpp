@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <new>
-#include <system_error>
+#include <exception>
 #include <thread>
 
 namespace wormsim {
@@ -60,15 +60,17 @@ class SharedRange {
 class Background {
  public:
   ~Background() { discard(); }
-  void start(size_t bytes) {
-    if (range_ || worker_.joinable()) return;
+  std::byte* start(size_t bytes) {
+    discard();
     range_ = std::make_unique<SharedRange>(map_huge(bytes), bytes);
     try {
       worker_ = std::thread([r = range_.get()] { r->work(); });
-    } catch (const std::system_error&) {
+    } catch (const std::exception&) {
       // No thread to be had: the block waits, unpopulated, for take().
     }
+    return range_->data();
   }
+  size_t bytes() const { return range_ ? range_->bytes() : 0; }
   std::byte* take(size_t bytes) {
     if (!range_) return nullptr;
     if (range_->bytes() != bytes) {
@@ -83,7 +85,6 @@ class Background {
     return p;
   }
 
- private:
   void discard() {
     if (range_) range_->stop();
     if (worker_.joinable()) worker_.join();
@@ -91,6 +92,7 @@ class Background {
     range_.reset();
   }
 
+ private:
   std::unique_ptr<SharedRange> range_;
   std::thread worker_;
 };
@@ -125,21 +127,26 @@ void prefault(std::byte* p, size_t bytes) {
     std::thread helper([&range] { range.work(); });
     range.work();
     helper.join();
-  } catch (const std::system_error&) {
+  } catch (const std::exception&) {
     // No thread to be had: this one populates what is left.
     range.work();
   }
 }
 
-void prefault_in_background(size_t bytes) {
-  if (bytes < kParallelBytes || !second_cpu()) return;
+std::byte* prefault_in_background(size_t bytes) {
+  if (bytes < kParallelBytes || !second_cpu()) return nullptr;
   try {
-    background().start(bytes);
+    return background().start(bytes);
   } catch (const std::bad_alloc&) {
     // Not mapped now (an address-space limit): the pool will ask for it, and be refused, itself.
+    return nullptr;
   }
 }
 
 std::byte* take_prefaulted(size_t bytes) { return background().take(bytes); }
+
+void discard_prefaulted() { background().discard(); }
+
+size_t prefaulted_bytes() { return background().bytes(); }
 
 }  // namespace wormsim

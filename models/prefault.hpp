@@ -31,9 +31,11 @@ void prefault(std::byte* p, size_t bytes);
 
 // Maps a block of `bytes` now (as map_huge) and starts making it resident in a
 // background thread, for a pool of exactly that size built later in the run
-// (take_prefaulted). Too small a block, or no second CPU: does nothing. A block
-// never taken is given back at exit, its thread stopped after the chunk it is on.
-void prefault_in_background(size_t bytes);
+// (take_prefaulted); returns the block, or null when it starts nothing (too
+// small a block, no second CPU, no room to map it). A block waiting from an
+// earlier call is given back first. A block never taken is given back at
+// exit, or by discard_prefaulted, its thread stopped after the chunk it is on.
+std::byte* prefault_in_background(size_t bytes);
 
 // The block started by prefault_in_background(bytes), once resident: the caller
 // populates what the background thread has not reached yet, alongside it. Null
@@ -41,5 +43,13 @@ void prefault_in_background(size_t bytes);
 // first big pool built is the one it was started for, or none is). The caller
 // owns the block (munmap).
 std::byte* take_prefaulted(size_t bytes);
+
+// Gives back the block waiting for take_prefaulted, if any (a run that stops
+// before it builds its network).
+void discard_prefaulted();
+
+// The bytes of the block waiting for take_prefaulted (0 if none): memory the
+// run holds before its estimates count it (models/memory_guard.hpp).
+size_t prefaulted_bytes();
 
 }  // namespace wormsim

@@ -14,6 +14,8 @@
 #include <stdexcept>
 #include <system_error>
 
+#include <spdlog/spdlog.h>
+
 #include "sim/atomic_file.hpp"
 #include "sim/csv_text.hpp"
 #include "sim/streamed_file.hpp"
@@ -187,6 +189,7 @@ void OutputSet::add_streamed_in_background(const std::string& name, std::functio
   if (std::thread::hardware_concurrency() >= 2) {
     try {
       b.thread = std::thread(write);
+      spdlog::debug("{}: written by a second thread", name);
       return;
     } catch (const std::system_error&) {
       // No thread to be had: written now.

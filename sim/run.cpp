@@ -20,6 +20,7 @@
 #include <sysc/tracing/sc_tracing_ids.h>
 
 #include "models/limits.hpp"
+#include "models/memory_guard.hpp"
 #include "models/network.hpp"
 #include "models/prefault.hpp"
 #include "models/topology_shape.hpp"
@@ -223,11 +224,34 @@ bool prepare_schedule(const Config& cfg, const Topology& topo, Schedule& s, Diag
   return !diag.has_errors();
 }
 
+namespace {
+// The routers' pool a run starts making resident before its schedule is
+// prepared (models/prefault.hpp): the schedule's own memory checks leave it
+// out of what is available, and a run that stops before building its network
+// gives it back.
+class EarlyPool {
+ public:
+  ~EarlyPool() {
+    set_memory_held_early(0);
+    if (!kept_) discard_prefaulted();
+  }
+  void hold() { set_memory_held_early(static_cast<double>(prefaulted_bytes())); }
+  // The run's own estimate, from here on, counts the network.
+  void counted() { set_memory_held_early(0); }
+  // The inputs are ready: the network is built next, and takes the pool.
+  void keep() { kept_ = true; }
+
+ private:
+  bool kept_ = false;
+};
+}  // namespace
+
 // Everything a run needs before the network is built: the config with its
 // overrides, the traffic and the validated schedule, within the memory guard.
 // Problems are reported on stderr; returns kExitOk or their exit code.
 int load_run_inputs(const RunOptions& opts, RunInputs& in, bool network_follows) {
   Config& cfg = in.cfg;
+  EarlyPool early_pool;
   try {
     cfg = load_config(opts.config_path, opts.overrides);
     if (!opts.out_dir.empty()) cfg.out_dir = opts.out_dir;
@@ -238,7 +262,11 @@ int load_run_inputs(const RunOptions& opts, RunInputs& in, bool network_follows)
     require_run_memory(cfg, static_cast<size_t>(Topology::endpoints_of(cfg.topology)), 0);
     in.topology = std::make_shared<const Topology>(cfg.topology);
     const Topology& topo = *in.topology;
-    if (network_follows) prefault_in_background(Network::router_pool_bytes(topo, network_params(cfg)));
+    if (network_follows && prefault_in_background(Network::router_pool_bytes(topo, network_params(cfg)))) {
+      early_pool.hold();
+      spdlog::debug("the routers' pool ({:.1f} MiB) is made resident by a second thread while the schedule is prepared",
+                    static_cast<double>(prefaulted_bytes()) / (1 << 20));
+    }
     if (cfg.has_traffic) prepare_traffic(cfg, topo);
     Diagnostics diag(cfg.schedule.file.empty() ? opts.config_path : cfg.schedule.file);
     const bool ok = prepare_schedule(cfg, topo, in.schedule, diag);
@@ -286,9 +314,11 @@ int load_run_inputs(const RunOptions& opts, RunInputs& in, bool network_follows)
         retired && in.schedule.num_messages() > 0
             ? std::min<uint64_t>(cfg.repeat.count, 2 + retire_batch(per_repetition) / per_repetition)
             : cfg.repeat.count;
+    early_pool.counted();
     require_run_memory(cfg, held, static_cast<size_t>(hops * held / per_repetition),
                        static_cast<size_t>(std::min(run_steps, repetitions_held * in.schedule.steps.size())),
                        static_cast<size_t>(repetitions_held));
+    early_pool.keep();
   } catch (const ConfigError& e) {
     std::cerr << "error: " << e.what() << "\n";
     return kExitInputError;

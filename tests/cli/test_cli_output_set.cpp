@@ -103,10 +103,19 @@ TEST(OutputSet, ManifestListsEveryFileWithItsSizeAndCrc) {
 TEST(OutputSet, ABigNetworksSetIsWrittenInPartByASecondThreadAndIsTheSameEveryRun) {
   TempDir tmp;
   const auto big = [&](const fs::path& out) {
-    return run_wormsim(run_args(out, {"network.dims=[40,40,40]", "schedule.algorithm=binomial"}), tmp.path());
+    std::vector<std::string> args = run_args(out, {"network.dims=[40,40,40]", "schedule.algorithm=binomial"});
+    args.insert(args.end(), {"--log-level", "debug"});
+    return run_wormsim(args, tmp.path());
   };
   const Result first = big(tmp / "a");
   ASSERT_EQ(first.exit_code, 0) << first.err;
+  // Both second threads ran (with one CPU neither starts).
+  const bool two_cpus = std::thread::hardware_concurrency() >= 2;
+  EXPECT_EQ(first.err.find("[debug] links.csv: written by a second thread") != std::string::npos, two_cpus) << first.err;
+  EXPECT_EQ(first.err.find("[debug] the routers' pool (76.0 MiB) is made resident by a second thread") !=
+                std::string::npos,
+            two_cpus)
+      << first.err;
   EXPECT_EQ(set_state(tmp / "a"), "consistent");
   const nlohmann::ordered_json s = nlohmann::ordered_json::parse(read_file(tmp / "a" / "summary.json"));
   std::vector<std::string> names;

@@ -253,5 +253,20 @@ TEST(OutputSetStreamed, ABackgroundWriterThatFailsThrowsWhenWaitedForAndLeavesNo
   EXPECT_EQ(left, (std::vector<std::string>{"links.csv", "messages.csv"}));
 }
 
+// The writer on the main thread fails while the background one is still at
+// work: the set, destroyed as the error unwinds, waits for that thread (a
+// thread destroyed unjoined would end the process) and leaves no temporary.
+TEST(OutputSetStreamed, AnErrorOnTheMainThreadWhileTheBackgroundWriterWorksEndsCleanly) {
+  TmpDir dir;
+  {
+    OutputSet set(dir.path.string());
+    set.add_streamed_in_background("links.csv", [](CsvText& t) { fill(t, 200000); }, "messages.csv");
+    EXPECT_THROW(set.add_streamed("messages.csv",
+                                  [](CsvText&) { throw std::runtime_error("disk full"); }),
+                 std::runtime_error);
+  }
+  for (const auto& name : dir.names()) EXPECT_EQ(name.find(".tmp."), std::string::npos) << name;
+}
+
 }  // namespace
 }  // namespace wormsim

@@ -49,6 +49,23 @@ TEST(MemoryGuard, RefusesWhatNoMachineHasAndNamesTheKey) {
   EXPECT_NO_THROW(require_memory(small, "small.yaml"));
 }
 
+// A routers' pool taken before the schedule is prepared (sim/run.cpp,
+// models/prefault.hpp) is memory the schedule's checks must not count on.
+TEST(MemoryGuard, MemoryHeldEarlyIsLeftOutOfWhatIsAvailable) {
+  const AvailableMemory all = available_memory();
+  ASSERT_GT(all.bytes, 0);
+  set_memory_held_early(all.bytes / 4);
+  const AvailableMemory left = available_memory();
+  EXPECT_DOUBLE_EQ(left.bytes, all.bytes - all.bytes / 4);
+  EXPECT_EQ(left.phrase, all.phrase + ", besides the routers' pool already taken,");
+  MemoryEstimate e{"run", "1 routers, 0 messages", {}};
+  e.add("network.dims", "the routers", 0.8 * all.bytes * 0.9);  // fits in all of it, not in what is left
+  EXPECT_THROW(require_memory(e, "c.yaml"), MemoryRefused);
+  set_memory_held_early(0);
+  EXPECT_DOUBLE_EQ(available_memory().bytes, all.bytes);
+  EXPECT_NO_THROW(require_memory(e, "c.yaml"));
+}
+
 TEST(MemoryGuard, AllocationFailuresBecomeTheErrorCode) {
   testing::internal::CaptureStderr();
   EXPECT_EQ(run_guarded([]() -> int { throw std::bad_alloc(); }, 1), 1);

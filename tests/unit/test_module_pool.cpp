@@ -5,6 +5,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdint>
 #include <thread>
 #include <vector>
@@ -110,29 +111,34 @@ TEST(ModulePool, SmallPoolsMapNothing) {
 TEST(Prefault, ABlockStartedEarlyGoesToThePoolOfItsSize) {
   constexpr size_t n = 50000, extra = 2048;
   const size_t bytes = ModulePool<Probe>::mapped_bytes(n, extra);
-  prefault_in_background(bytes);
+  const std::byte* early = prefault_in_background(bytes);
   if (!two_cpus()) {
-    EXPECT_EQ(take_prefaulted(bytes), nullptr);  // nothing started without a second CPU
+    EXPECT_EQ(early, nullptr);  // nothing started without a second CPU
+    EXPECT_EQ(take_prefaulted(bytes), nullptr);
     return;
   }
+  ASSERT_NE(early, nullptr);
+  EXPECT_EQ(prefaulted_bytes(), bytes);
   ModulePool<Probe> pool;
   pool.reserve(n, extra);
-  EXPECT_EQ(take_prefaulted(bytes), nullptr);  // the pool took it
-  const auto* block = reinterpret_cast<const std::byte*>(pool[0]);
-  EXPECT_EQ(resident_pages(block, bytes), bytes / static_cast<size_t>(sysconf(_SC_PAGESIZE)));
+  EXPECT_EQ(reinterpret_cast<const std::byte*>(pool[0]), early);  // this very block
+  EXPECT_EQ(prefaulted_bytes(), 0u);
+  EXPECT_EQ(take_prefaulted(bytes), nullptr);  // once
+  EXPECT_EQ(resident_pages(early, bytes), bytes / static_cast<size_t>(sysconf(_SC_PAGESIZE)));
   for (size_t i = 0; i < n; ++i) pool.emplace(static_cast<int>(i));
   for (int b = 0; b < 2048; ++b) ASSERT_EQ(pool[n - 1]->extra[b], std::byte{0});
 }
 
 TEST(Prefault, ABlockTakenByHandIsResidentAndZeroed) {
   const size_t bytes = size_t{96} << 20;
-  prefault_in_background(bytes);
+  const std::byte* early = prefault_in_background(bytes);
   std::byte* p = take_prefaulted(bytes);
   if (!two_cpus()) {
     EXPECT_EQ(p, nullptr);
     return;
   }
   ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p, early);
   EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % kHugePageBytes, 0u);
   EXPECT_EQ(resident_pages(p, bytes), bytes / static_cast<size_t>(sysconf(_SC_PAGESIZE)));
   for (size_t at = 0; at < bytes; at += 4096) ASSERT_EQ(p[at], std::byte{0});
@@ -140,12 +146,37 @@ TEST(Prefault, ABlockTakenByHandIsResidentAndZeroed) {
   munmap(p, bytes);
 }
 
-// Foreseen for a pool that is not the first one built: given back then.
-TEST(Prefault, ABlockOfAnotherSizeIsGivenBackWhenABigPoolIsBuilt) {
+// True when no page of [p, p + bytes) is mapped any more.
+bool unmapped(const std::byte* p, size_t bytes) {
+  std::vector<unsigned char> in(bytes / static_cast<size_t>(sysconf(_SC_PAGESIZE)));
+  return mincore(const_cast<std::byte*>(p), bytes, in.data()) != 0 && errno == ENOMEM;
+}
+
+// Foreseen for a pool that is not the first one built, or for a run that stops
+// before it builds one: given back, not kept resident.
+TEST(Prefault, ABlockNotTakenIsGivenBack) {
   const size_t bytes = size_t{96} << 20;
-  prefault_in_background(bytes);
-  EXPECT_EQ(take_prefaulted(bytes - kHugePageBytes), nullptr);
+  if (!two_cpus()) {
+    EXPECT_EQ(prefault_in_background(bytes), nullptr);  // nothing started, nothing held
+    EXPECT_EQ(prefaulted_bytes(), 0u);
+    return;
+  }
+  const std::byte* a = prefault_in_background(bytes);
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(take_prefaulted(bytes - kHugePageBytes), nullptr);  // a pool of another size
+  EXPECT_TRUE(unmapped(a, bytes));
   EXPECT_EQ(take_prefaulted(bytes), nullptr);
+  const std::byte* b = prefault_in_background(bytes);
+  ASSERT_NE(b, nullptr);
+  discard_prefaulted();  // the run stopped
+  EXPECT_TRUE(unmapped(b, bytes));
+  EXPECT_EQ(prefaulted_bytes(), 0u);
+  const std::byte* c = prefault_in_background(bytes);
+  const std::byte* d = prefault_in_background(bytes + kHugePageBytes);  // another run's: the first goes
+  ASSERT_NE(c, nullptr);
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(prefaulted_bytes(), bytes + kHugePageBytes);  // (d may be mapped where c was)
+  discard_prefaulted();
 }
 
 TEST(Prefault, SmallBlocksAreNotStarted) {
