@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <exception>
 #include <memory>
 #include <new>
-#include <exception>
 #include <thread>
 
 namespace wormsim {

@@ -9,10 +9,10 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
-#include <system_error>
 
 #include <spdlog/spdlog.h>
 
@@ -191,8 +191,8 @@ void OutputSet::add_streamed_in_background(const std::string& name, std::functio
       b.thread = std::thread(write);
       spdlog::debug("{}: written by a second thread", name);
       return;
-    } catch (const std::system_error&) {
-      // No thread to be had: written now.
+    } catch (const std::exception&) {
+      // No thread to be had (std::system_error, or no memory for its state): written now.
     }
   }
   write();
