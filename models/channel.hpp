@@ -55,8 +55,17 @@ class FlitQueue {
   // The cycle from which the sender holds a credit; kNoCredit while the buffer is full.
   uint64_t credit_time() const { return credit_at_; }
   // Puts a flit in the tail slot; the sender must hold a credit (has_credit).
+  // Field by field: a flit made in registers and copied as one 16-byte block
+  // went through the stack in two halves and was read back whole, a load the
+  // processor cannot forward from the two stores (docs/performance.md).
   void push(const Flit& f) {
-    buf_[tail_] = f;
+    static_assert(sizeof(Flit) == 16, "a field added to Flit must be copied here too");
+    Flit& slot = buf_[tail_];
+    slot.ready = f.ready;
+    slot.msg = f.msg;
+    slot.hop = f.hop;
+    slot.head = f.head;
+    slot.tail = f.tail;
     if (count_ == 0) front_ready_ = f.ready;
     tail_ = static_cast<uint16_t>(wrap(tail_ + 1u));
     ++count_;

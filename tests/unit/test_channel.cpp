@@ -130,6 +130,38 @@ TEST(FlitQueue, KeepsFifoOrderAcrossWraparound) {
   EXPECT_EQ(in, out + 1);
 }
 
+// push() copies a flit field by field (models/channel.hpp): every field comes
+// back out of pop() as it went in, whatever its value.
+TEST(FlitQueue, PushKeepsEveryFieldOfAFlit) {
+  Buffer b(2);
+  Flit f;
+  f.ready = 0x0123456789abcdefULL;
+  f.msg = 0xfedcba98u;
+  f.hop = 0xbeef;
+  f.head = 1;
+  f.tail = 0xff;
+  Flit g;
+  g.ready = 7;
+  g.msg = 1;
+  g.head = 0;
+  g.tail = 1;
+  b.q.push(f);
+  b.q.push(g);
+  EXPECT_EQ(b.q.front_ready(), f.ready);
+  const Flit a = b.q.pop(1);
+  EXPECT_EQ(a.ready, f.ready);
+  EXPECT_EQ(a.msg, f.msg);
+  EXPECT_EQ(a.hop, f.hop);
+  EXPECT_EQ(a.head, f.head);
+  EXPECT_EQ(a.tail, f.tail);
+  const Flit c = b.q.pop(2);
+  EXPECT_EQ(c.ready, g.ready);
+  EXPECT_EQ(c.msg, g.msg);
+  EXPECT_EQ(c.hop, 0);
+  EXPECT_EQ(c.head, 0);
+  EXPECT_EQ(c.tail, 1);
+}
+
 // One cycle of a stream through `b`: the front leaves if it is ready (unless
 // `stall`), and a body flit of worm 9, ready a cycle later, comes in on a credit.
 void stream_cycle(Buffer& b, uint64_t now, int credit_delay, bool stall = false) {
