@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 
 #include "models/flit_transfer.hpp"
 #include "models/network_interface.hpp"
@@ -192,12 +193,22 @@ template <bool listed, typename Far, typename Near, typename Step>
   if constexpr (!listed) {
     for (Worm& w : worms_) step(w);
   } else {
+    visit_range<true>(0, awake_.size(), far, near, step);
+  }
+}
+
+// The same for the worms at places [lo, hi) of the visiting order.
+template <bool listed, typename Far, typename Near, typename Step>
+[[gnu::always_inline]] inline void ExpressWorms::visit_range(size_t lo, size_t hi, const Far& far, const Near& near,
+                                                             const Step& step) {
+  Worm* const worms = worms_.data();  // nothing joins while a loop runs
+  if constexpr (!listed) {
+    for (size_t j = lo; j < hi; ++j) step(worms[j]);
+  } else {
     const uint32_t* order = awake_.data();
-    Worm* const worms = worms_.data();  // nothing joins while a loop runs
-    const size_t n = awake_.size();
-    for (size_t j = 0; j < n; ++j) {
-      if (j + kPrefetchBuffers < n) far(worms[order[j + kPrefetchBuffers]]);
-      if (j + kPrefetchSlots < n) near(worms[order[j + kPrefetchSlots]]);
+    for (size_t j = lo; j < hi; ++j) {
+      if (j + kPrefetchBuffers < hi) far(worms[order[j + kPrefetchBuffers]]);
+      if (j + kPrefetchSlots < hi) near(worms[order[j + kPrefetchSlots]]);
       step(worms[order[j]]);
     }
   }
@@ -290,17 +301,103 @@ void ExpressWorms::step_routers(uint64_t now) {
   if (ctx_->vc_counters) {
     if (shared) step_routers_with<true, true, false>(now);
     else listed ? step_routers_with<true, false, true>(now) : step_routers_with<true, false, false>(now);
+  } else if (shared) {
+    step_routers_with<false, true, false>(now);
+  } else if (share_step_routers()) {
+    ++parallel_cycles_;
+    listed ? step_routers_shared<true>(now) : step_routers_shared<false>(now);
   } else {
-    if (shared) step_routers_with<false, true, false>(now);
-    else listed ? step_routers_with<false, false, true>(now) : step_routers_with<false, false, false>(now);
+    listed ? step_routers_with<false, false, true>(now) : step_routers_with<false, false, false>(now);
   }
+}
+
+// One VC per port and nothing counted per buffer (the caller's tests): a worm's
+// moves touch only its own buffers and links until they reach beyond it. Not
+// with flits counted per endpoint (a measurement window): two worms ejecting
+// at one endpoint would add to one counter.
+bool ExpressWorms::share_step_routers() {
+  if (parallel_from_ == 0 || !ctx_->ejected_at.empty()) return false;
+  const size_t n = visit_listed() ? awake_.size() : worms_.size();
+  return n >= parallel_from_ && n >= 2 && helper_.available();
+}
+
+// The flit moves of the worm's visit from stage k on (see the declaration).
+template <bool counting, bool shared_ports, bool split>
+[[gnu::always_inline]] inline void ExpressWorms::move_worm(Worm& w, uint32_t k, uint32_t stages, uint32_t moved,
+                                                           const FlitTransfer& move, uint64_t now, Tally& t,
+                                                           bool& finished, std::vector<Deferred>* put_off) {
+  uint64_t* link_busy = ctx_->link_busy.data();
+  const auto worm = [&] { return static_cast<uint32_t>(&w - worms_.data()); };
+  // Link stages; the last one feeds the header's router until the header is ejected.
+  const uint32_t links_end = w.complete ? w.end - 1 : w.end;
+  for (; k < links_end; ++k) {
+    const Stage& s = stages_[k];
+    if constexpr (shared_ports)
+      if (s.routed) continue;
+    FlitQueue& q = *s.q;
+    if constexpr (split) {
+      // The header's buffer may still hold the tail of the worm ahead, which
+      // the other thread may be moving out: this worm stops before it reads it.
+      if (k + 1 == w.end && s.next->is_express_port(s.next_port)) {
+        put_off->push_back(Deferred{worm(), Deferred::kResume, k, stages, moved, Flit{}});
+        return;
+      }
+    }
+    if (q.front_ready() > now || !s.down->has_credit(now)) continue;
+    const Flit taken = move.take(q);
+    if constexpr (counting) s.router->count_departure(s.in_vc, s.in_port, taken, now);
+    const Flit f = move.body_across_link(taken);
+    ++link_busy[s.link];
+    if (k + 1 < w.end && !(shared_ports && stages_[k + 1].routed)) {
+      s.down->push(f);
+    } else if constexpr (split) {
+      s.down->push(f);  // the header's buffer: only its router's fields wait
+      put_off->push_back(Deferred{worm(), Deferred::kArrival, k, 0, 0, Flit{}});
+    } else {
+      s.next->accept(s.next_port, *s.down, f);  // the header's router, or a stage handed back: it must see the flit
+    }
+    ++moved;
+    if (f.tail) {
+      if constexpr (split) {
+        put_off_tail(w, k, Deferred::kTailLeft, f, now, *put_off);
+      } else {
+        end_stage(w, k, f, now);
+      }
+      if constexpr (shared_ports) check_done(w);
+    }
+  }
+  if (w.complete && w.first < w.end) {
+    const uint32_t last = w.end - 1;
+    const Stage& s = stages_[last];
+    FlitQueue& q = *s.q;
+    if (!(shared_ports && s.routed) && q.front_ready() <= now) {
+      const Flit f = move.take(q);
+      if constexpr (counting) s.router->count_departure(s.in_vc, s.in_port, f, now);
+      ++moved;
+      ++t.ejected;
+      ctx_->count_ejected(w.msg, 1);
+      if (f.tail) {
+        if constexpr (split) {
+          put_off_tail(w, last, Deferred::kTailOut, f, now, *put_off);
+        } else {
+          s.router->eject(f, now);
+          end_stage(w, last, f, now);
+          mark_done(w);
+          finished = true;
+        }
+      }
+    }
+  }
+  w.moved_all = moved == stages;
+  t.moved += moved;
+  if constexpr (shared_ports) finished = finished || w.done;
 }
 
 template <bool counting, bool shared_ports, bool listed>
 void ExpressWorms::step_routers_with(uint64_t now) {
   const FlitTransfer move(ctx_->timing, now);
-  uint64_t* link_busy = ctx_->link_busy.data();
-  uint64_t moved = 0, ejected = 0;
+  // Two tallies: the thaws' is passed to a function, which would keep the moves' in memory.
+  Tally t, thawed;
   bool finished = false;
   const auto far = [this](const Worm& w) { prefetch_buffers(w); };
   const auto near = [this](const Worm& w) { prefetch_slots(w); };
@@ -310,55 +407,91 @@ void ExpressWorms::step_routers_with(uint64_t now) {
     if (w.first == w.end) return;
     if (w.frozen_until != 0) {
       if (now <= w.frozen_until) return;
-      thaw(w, w.frozen_until);
+      thaw_into(w, w.frozen_until, thawed);
     }
-    const uint32_t stages = w.end - w.first;
-    const uint64_t moved_before = moved;
-    // Link stages; the last one feeds the header's router until the header is ejected.
-    const uint32_t links_end = w.complete ? w.end - 1 : w.end;
-    for (uint32_t k = w.first; k < links_end; ++k) {
-      const Stage& s = stages_[k];
-      if constexpr (shared_ports)
-        if (s.routed) continue;
-      FlitQueue& q = *s.q;
-      if (q.front_ready() > now || !s.down->has_credit(now)) continue;
-      const Flit taken = move.take(q);
-      if constexpr (counting) s.router->count_departure(s.in_vc, s.in_port, taken, now);
-      const Flit f = move.body_across_link(taken);
-      ++link_busy[s.link];
-      if (k + 1 < w.end && !(shared_ports && stages_[k + 1].routed)) s.down->push(f);
-      else s.next->accept(s.next_port, *s.down, f);  // the header's router, or a stage handed back: it must see the flit
-      ++moved;
-      if (f.tail) {
-        end_stage(w, k, f, now);
-        if constexpr (shared_ports) check_done(w);
-      }
-    }
-    if (w.complete && w.first < w.end) {
-      const uint32_t last = w.end - 1;
-      const Stage& s = stages_[last];
-      FlitQueue& q = *s.q;
-      if (!(shared_ports && s.routed) && q.front_ready() <= now) {
-        const Flit f = move.take(q);
-        if constexpr (counting) s.router->count_departure(s.in_vc, s.in_port, f, now);
-        ++moved;
-        ++ejected;
-        ctx_->count_ejected(w.msg, 1);
-        if (f.tail) {
-          s.router->eject(f, now);
-          end_stage(w, last, f, now);
-          mark_done(w);
-          finished = true;
-        }
-      }
-    }
-    w.moved_all = moved - moved_before == stages;
-    if constexpr (shared_ports) finished = finished || w.done;
+    move_worm<counting, shared_ports, false>(w, w.first, w.end - w.first, 0, move, now, t, finished, nullptr);
   });
-  ctx_->flits_moved += moved;
-  ctx_->flits_ejected += ejected;
-  flit_moves_ += moved;
+  add(t);
+  add(thawed);
   if (finished) drop_finished();
+}
+
+template <bool listed>
+void ExpressWorms::step_routers_shared(uint64_t now) {
+  const FlitTransfer move(ctx_->timing, now);
+  const auto far = [this](const Worm& w) { prefetch_buffers(w); };
+  const auto near = [this](const Worm& w) { prefetch_slots(w); };
+  const size_t n = visits<listed>();
+  const auto half = [&](size_t lo, size_t hi, Half& h) {
+    // Counted here and stored once: the two halves' tallies share a cache line.
+    Tally t, thawed;
+    h.put_off.clear();
+    bool finished = false;  // never set: a split visit leaves the ejected tails' worms to do_deferred
+    visit_range<listed>(lo, hi, far, near, [&](Worm& w) __attribute__((always_inline)) {
+      if (w.first == w.end) return;
+      if (w.frozen_until != 0) {
+        if (now <= w.frozen_until) return;
+        thaw_into(w, w.frozen_until, thawed);
+      }
+      move_worm<false, false, true>(w, w.first, w.end - w.first, 0, move, now, t, finished, &h.put_off);
+    });
+    h.tally = t;
+    add_to(h.tally, thawed);
+  };
+  const size_t mid = n / 2;
+  const std::function<void()> theirs = [&] { half(mid, n, halves_[1]); };
+  helper_.run_beside(theirs, [&] { half(0, mid, halves_[0]); });
+  bool finished = false;
+  for (Half& h : halves_) {  // the first half's worms come first
+    for (const Deferred& d : h.put_off) do_deferred(d, move, now, h.tally, finished);
+    add(h.tally);
+  }
+  if (finished) drop_finished();
+}
+
+// The tail left stage k (kind: to the next stage, or out of the network): the
+// worm's own fields now, the rest noted for do_deferred.
+void ExpressWorms::put_off_tail(Worm& w, uint32_t k, Deferred::Kind kind, const Flit& tail, uint64_t now,
+                                std::vector<Deferred>& put_off) {
+  check_tail_order(w, k, now);
+  w.first = k + 1;
+  put_off.push_back(Deferred{static_cast<uint32_t>(&w - worms_.data()), kind, k, 0, 0, tail});
+}
+
+void ExpressWorms::do_deferred(const Deferred& d, const FlitTransfer& move, uint64_t now, Tally& t, bool& finished) {
+  const Stage& s = stages_[d.k];
+  switch (d.kind) {
+    case Deferred::kArrival:
+      s.next->body_arrived(s.next_port, *s.down);
+      break;
+    case Deferred::kTailLeft:
+      s.router->end_express(s.in_vc, s.in_port, d.tail, now);
+      break;
+    case Deferred::kTailOut:
+      s.router->eject(d.tail, now);
+      s.router->end_express(s.in_vc, s.in_port, d.tail, now);
+      mark_done(worms_[d.worm]);
+      finished = true;
+      break;
+    case Deferred::kResume:
+      move_worm<false, false, false>(worms_[d.worm], d.k, d.stages, d.moved, move, now, t, finished, nullptr);
+      break;
+  }
+}
+
+void ExpressWorms::add_to(Tally& to, const Tally& t) {
+  to.moved += t.moved;
+  to.injected += t.injected;
+  to.ejected += t.ejected;
+  to.thawed += t.thawed;
+}
+
+void ExpressWorms::add(const Tally& t) {
+  ctx_->flits_moved += t.moved;
+  ctx_->flits_injected += t.injected;
+  ctx_->flits_ejected += t.ejected;
+  flit_moves_ += t.moved;
+  frozen_ -= t.thawed;
 }
 
 void ExpressWorms::prefetch_buffers(const Worm& w) const {
@@ -456,6 +589,12 @@ void ExpressWorms::unlist_frozen() {
 // Moves a frozen worm to its state at the end of cycle `to` (<= frozen_until):
 // each cycle skipped, every stage moved one flit and the interface put one in.
 void ExpressWorms::thaw(Worm& w, uint64_t to) {
+  Tally t;
+  thaw_into(w, to, t);
+  add(t);
+}
+
+void ExpressWorms::thaw_into(Worm& w, uint64_t to, Tally& t) {
   const uint64_t d = to - w.frozen_from;
   if (d > 0) {
     for (uint32_t k = w.first; k < w.end; ++k) {
@@ -464,19 +603,17 @@ void ExpressWorms::thaw(Worm& w, uint64_t to) {
       stages_[k].q->shift(d);
       if (stages_[k].down) ctx_->link_busy[static_cast<size_t>(stages_[k].link)] += d;
     }
-    const uint64_t moves = d * (w.end - w.first + 1);
     w.left -= static_cast<uint32_t>(d);
-    ctx_->flits_moved += moves;
-    ctx_->flits_injected += d;
-    ctx_->flits_ejected += d;
+    t.moved += d * (w.end - w.first + 1);
+    t.injected += d;
+    t.ejected += d;
     ctx_->count_ejected(w.msg, d);
-    flit_moves_ += moves;
   }
   w.frozen_from = to;
   if (to < w.frozen_until) return;
   w.frozen_until = 0;
   w.streak = 0;
-  --frozen_;
+  ++t.thawed;
 }
 
 void ExpressWorms::sync(uint64_t now) {
@@ -487,6 +624,13 @@ void ExpressWorms::sync(uint64_t now) {
 // The tail has left stage k; a worm's tail leaves its stages in order, so k is
 // the worm's first, or follows stages handed back to their routers in this cycle.
 void ExpressWorms::end_stage(Worm& w, uint32_t k, const Flit& tail, uint64_t now) {
+  check_tail_order(w, k, now);
+  const Stage& s = stages_[k];
+  s.router->end_express(s.in_vc, s.in_port, tail, now);
+  w.first = k + 1;
+}
+
+void ExpressWorms::check_tail_order(const Worm& w, uint32_t k, uint64_t now) const {
 #ifdef WORMSIM_CHECKED
   bool in_order = k >= w.first;
   for (uint32_t j = w.first; j < k && in_order; ++j) in_order = stages_[j].routed;
@@ -495,10 +639,9 @@ void ExpressWorms::end_stage(Worm& w, uint32_t k, const Flit& tail, uint64_t now
                  static_cast<unsigned long long>(now));
     std::abort();
   }
+#else
+  (void)w, (void)k, (void)now;
 #endif
-  const Stage& s = stages_[k];
-  s.router->end_express(s.in_vc, s.in_port, tail, now);
-  w.first = k + 1;
 }
 
 // A worm is done: the express loop has nothing more to do for it. Its message

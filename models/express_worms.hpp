@@ -54,6 +54,25 @@
 // out an eighth of the worms, and then ask for each worm's buffers a few worms
 // ahead; otherwise they visit every worm, as the indirection would cost more
 // than it saves (docs/performance.md).
+//
+// Two threads. On a big network the moves of step_routers wait on memory, and
+// with one VC per port a worm's moves read and write nothing but its own
+// buffers and links, and the buffer its header is in. What reaches beyond
+// them is three things: a router told that a flit came into its header's
+// buffer (Router::body_arrived), a router told that the tail left a stage
+// (Router::end_express), and the ejected tail (its message's record, the
+// network's list of deliveries, the worm done). So once a cycle has many worms
+// to visit (parallel_from), the visits are split in two halves, one per
+// thread; each thread makes its worms' moves and notes those three things, in
+// worm order, instead of doing them; then the calling thread does what the
+// first half noted, then the second's. They happen in the order one thread
+// would give them, and nothing a worm's moves read is written by what was put
+// off (the routers' fields are read and written only then). The one buffer two
+// worms share is a header's, which may still hold the tail of the worm ahead
+// (its express stage, until end_express): the worm behind stops before it
+// reads it, and the calling thread finishes that worm's visit in its turn.
+// Within a cycle the order of two worms' moves changes nothing (a flit or a
+// credit is seen from the next cycle on), so the outputs are the same bytes.
 #pragma once
 
 #include <cstdint>
@@ -61,10 +80,12 @@
 #include <vector>
 
 #include "models/channel.hpp"
+#include "models/helper_thread.hpp"
 #include "models/sim_context.hpp"
 
 namespace wormsim {
 
+class FlitTransfer;
 class NetworkInterface;
 class Router;
 
@@ -83,6 +104,16 @@ class ExpressWorms {
   }
   // Off when per-cycle values are traced (VCD): frozen worms' buffers and links are only brought up to date later.
   void allow_freezing(bool allow) { allow_freezing_ = allow; }
+  // step_routers shares its visits with a second thread in a cycle with at
+  // least this many worms to visit (see the header); 0: never.
+  void parallel_from(size_t visits) { parallel_from_ = visits; }
+  // By default: from 4,096 worms, on a network of at least 65,536 routers. On a
+  // smaller one the worms' memory stays in the caches, and moving it from one
+  // CPU's to the other's every cycle costs more than the second thread saves
+  // (docs/performance.md).
+  static constexpr size_t kParallelFrom = 4096;
+  static constexpr size_t kParallelRouters = 65536;
+  static size_t default_parallel_from(size_t routers) { return routers >= kParallelRouters ? kParallelFrom : 0; }
 
   // The header of `e.msg` left input VC `e.in_vc` of `e.router` in this cycle:
   // that stage is the express loop's from the next cycle. On its first hop (from
@@ -130,6 +161,8 @@ class ExpressWorms {
   uint64_t flit_moves() const { return flit_moves_; }
   // Stages handed back to their routers because another worm shared a port (several VCs per port).
   uint64_t handbacks() const { return handbacks_; }
+  // Cycles in which step_routers shared its visits with a second thread.
+  uint64_t parallel_cycles() const { return parallel_cycles_; }
   // Worms frozen in steady streaming, and the cycles skipped that way (summed over worms).
   uint64_t frozen_worms() const { return frozen_total_; }
   uint64_t frozen_cycles() const { return frozen_cycles_; }
@@ -166,13 +199,59 @@ class ExpressWorms {
     uint64_t frozen_until;   // ... shifted, up to the end of this cycle (0: not frozen)
     bool awake;              // listed in awake_ (it may be frozen all the same)
   };
+  // What a pass of the loops adds to the network's flit counts.
+  struct Tally {
+    uint64_t moved = 0, injected = 0, ejected = 0;
+    uint32_t thawed = 0;  // worms whose freeze ended
+  };
+  void add(const Tally& t);
+  static void add_to(Tally& to, const Tally& t);
+  // What a half of a shared pass puts off (see the header), for worms_[worm].
+  struct Deferred {
+    enum Kind : uint32_t {
+      kArrival,   // stage k's flit came into the header's buffer: tell its router
+      kTailLeft,  // the tail `tail` left stage k: tell its router
+      kTailOut,   // the tail `tail` was ejected from stage k: its record, its router, the worm done
+      kResume,    // the visit stopped at stage k, with `moved` of its `stages` stages' flits moved
+    };
+    uint32_t worm;
+    Kind kind;
+    uint32_t k, stages, moved;
+    Flit tail;
+  };
+  // What one thread's half of a shared pass leaves to the calling thread, in worm order.
+  struct Half {
+    Tally tally;
+    std::vector<Deferred> put_off;
+  };
   // listed: visit the worms in awake_, not every worm (see visit_listed).
   template <bool counting, bool shared_ports, bool listed>
   void step_routers_with(uint64_t now);
+  // The same, in two halves (see the header): one VC per port, no counting.
+  template <bool listed>
+  void step_routers_shared(uint64_t now);
+  bool share_step_routers();
+  // Moves worm w's flits for one cycle from stage k on, a visit having found
+  // `stages` stages and moved `moved` flits so far. `split` (a half of a
+  // shared pass): what reaches beyond the worm goes to `put_off` instead.
+  template <bool counting, bool shared_ports, bool split>
+  [[gnu::always_inline]] void move_worm(Worm& w, uint32_t k, uint32_t stages, uint32_t moved, const FlitTransfer& move,
+                                        uint64_t now, Tally& t, bool& finished, std::vector<Deferred>* put_off);
+  void do_deferred(const Deferred& d, const FlitTransfer& move, uint64_t now, Tally& t, bool& finished);
+  void put_off_tail(Worm& w, uint32_t k, Deferred::Kind kind, const Flit& tail, uint64_t now,
+                    std::vector<Deferred>& put_off);
   template <bool listed>
   void step_interfaces_with(uint64_t now, std::vector<NetworkInterface*>& woken);
   template <bool listed, typename Far, typename Near, typename Step>
   void visit(const Far& far, const Near& near, const Step& step);
+  // Calls step for the worms at places [lo, hi) of the visiting order.
+  template <bool listed, typename Far, typename Near, typename Step>
+  void visit_range(size_t lo, size_t hi, const Far& far, const Near& near, const Step& step);
+  // The number of places in the visiting order.
+  template <bool listed>
+  size_t visits() const {
+    return listed ? awake_.size() : worms_.size();
+  }
   // Going through awake_ costs an indirection per visit: worth it once it
   // leaves out more than an eighth of the worms.
   bool visit_listed() const { return 8 * (worms_.size() - awake_.size()) > worms_.size(); }
@@ -185,12 +264,16 @@ class ExpressWorms {
   void route_stage(Worm& w, uint32_t k);
   void check_done(Worm& w);
   void end_stage(Worm& w, uint32_t k, const Flit& tail, uint64_t now);
+  // Checked builds: the tail leaves stage k in order (see end_stage).
+  void check_tail_order(const Worm& w, uint32_t k, uint64_t now) const;
   void mark_done(Worm& w);
   void drop_finished();
   void snapshot(Worm& w, uint64_t now);
   bool repeats_snapshot(const Worm& w) const;
   void freeze(Worm& w, uint64_t now);
   void thaw(Worm& w, uint64_t to);
+  // thaw, its flit counts added to t.
+  void thaw_into(Worm& w, uint64_t to, Tally& t);
   // Puts the worms whose freeze ends before cycle `now` back in awake_.
   void wake_due(uint64_t now);
   // Takes the frozen (and done) worms out of awake_.
@@ -232,6 +315,10 @@ class ExpressWorms {
   uint32_t frozen_ = 0;
   size_t done_ = 0;  // done worms not dropped yet
   uint64_t joined_ = 0, flit_moves_ = 0, frozen_total_ = 0, frozen_cycles_ = 0, handbacks_ = 0;
+  size_t parallel_from_ = 0;
+  HelperThread helper_;
+  Half halves_[2];
+  uint64_t parallel_cycles_ = 0;
 };
 
 }  // namespace wormsim

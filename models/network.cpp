@@ -66,6 +66,9 @@ Network::Network(sc_core::sc_module_name name, const Topology& topo, const Netwo
   ctx_.adaptive_empty_vcs = routing_->needs_empty_vcs();
   ctx_.express = ExpressWorms::enabled(ctx_);
   ctx_.express_loop = &express_;
+  express_.parallel_from(params.parallel_from == NetworkParams::kParallelByDefault
+                             ? ExpressWorms::default_parallel_from(static_cast<size_t>(topo.num_nodes()))
+                             : params.parallel_from);
   ctx_.dateline_classes = topo.dateline_classes() && params.vcs >= 2;
   ctx_.link_busy.assign(topo.num_links(), 0);
   cycles_per_activation_ = params.fast_paths ? kCyclesPerActivation : 1;

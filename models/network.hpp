@@ -33,6 +33,11 @@ struct NetworkParams {
   uint64_t watchdog_cycles = 0;   // 0: no deadlock watchdog (a network in which nothing can move again skips to max_cycles)
   bool fast_paths = true;         // false: no streaming shortcut (Router::stream_one_port) and no express worms
   std::string routing = "dimension-order";  // network.routing (models/routing/routing_function.hpp), checked
+  // Worms to visit in a cycle from which the express loop shares them with a
+  // second thread (models/express_worms.hpp); 0: never; kParallelByDefault:
+  // ExpressWorms::default_parallel_from the network's size.
+  static constexpr size_t kParallelByDefault = ~size_t{0};
+  size_t parallel_from = kParallelByDefault;
 };
 
 // Deadlock: the watchdog stopped the run and found a cycle of worms each waiting

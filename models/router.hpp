@@ -61,9 +61,14 @@ class Router {
   // A flit arrives in input buffer `q` (one of this router's, on port `in_port`);
   // the sender held a credit for it.
   void accept(int in_port, FlitQueue& q, const Flit& f) {
-    const uint64_t b = uint64_t{1} << in_port;
-    if (q.empty() && f.head) head_ports_ |= b;  // it is the new front
+    if (q.empty() && f.head) head_ports_ |= uint64_t{1} << in_port;  // it is the new front
     q.push(f);
+    body_arrived(in_port, q);
+  }
+  // What accept does once the flit is in, for a flit that is not a header (the
+  // express loop's second thread pushes the flit and leaves this for later).
+  void body_arrived(int in_port, const FlitQueue& q) {
+    const uint64_t b = uint64_t{1} << in_port;
     if (express_ports_ & b) {  // an express worm's stage: the express loop moves it, not this router
       if (vcs_ > 1) arrived_at_express_port(in_port, q);
       return;
@@ -129,6 +134,8 @@ class Router {
   // competition, ExpressWorms::hand_back_now): the port is the router's again.
   void leave_express(int in_vc);
   bool is_express_vc(int in_vc) const { return (express_vcs_ >> in_vc & 1) != 0; }
+  // Input port `ip` is an express worm's stage (one VC per port).
+  bool is_express_port(int ip) const { return (express_ports_ >> ip & 1) != 0; }
   FlitQueue& input_buffer(int in_vc) { return in_[in_vc].q; }
   // The worm that holds `in_vc`'s output.
   uint32_t output_owner(int in_vc) const { return out_[in_[in_vc].out].owner; }

@@ -240,6 +240,7 @@ const StatTable kHost{
      {"express_worms", I, "worms", "worms whose body the express loop moved"},
      {"express_flit_moves", I, "flits", "flit moves and injections the express loop made"},
      {"express_handbacks", I, "stages", "express stages handed back to their routers when another worm came to share their input or output port (several VCs per port)"},
+     {"express_parallel_cycles", I, "cycles", "cycles in which the express loop shared its flit moves with a second thread (one VC per port, at least 65536 routers and 4096 worms to visit, a second CPU)"},
      {"steady_worms", I, "worms", "express worms skipped while they streamed steadily"},
      {"steady_cycles", I, "worm-cycles", "worm-cycles skipped that way"},
      {"peak_rss_mib", N, "MiB", "peak resident memory of the process (getrusage), once the metrics are computed"}}};

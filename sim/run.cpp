@@ -72,6 +72,15 @@ size_t row_window_for_tests() {
   return v ? static_cast<size_t>(std::strtoull(v, nullptr, 10)) : 0;
 }
 
+// WORMSIM_PARALLEL_FROM sets the number of worms from which the express loop
+// shares a cycle's visits with a second thread (models/express_worms.hpp), on
+// a network of any size, so that the tests exercise it on small runs; 0 turns
+// it off; unset: the default (ExpressWorms::default_parallel_from).
+size_t parallel_from_for_tests() {
+  const char* v = std::getenv("WORMSIM_PARALLEL_FROM");
+  return v ? static_cast<size_t>(std::strtoull(v, nullptr, 10)) : NetworkParams::kParallelByDefault;
+}
+
 bool generate_from_config(const Config& cfg, const Topology& topo, Schedule& out, Diagnostics& diag) {
   const ScheduleSource& src = cfg.schedule;
   GeneratorOptions g;
@@ -374,6 +383,7 @@ NetworkParams network_params(const Config& cfg) {
   np.watchdog_cycles = cfg.watchdog_cycles;
   np.fast_paths = cfg.fast_paths;
   np.routing = cfg.routing;
+  np.parallel_from = parallel_from_for_tests();
   return np;
 }
 
@@ -492,6 +502,7 @@ int run_loaded(const RunOptions& opts, RunInputs& in, std::chrono::steady_clock:
   report.host.express_worms = net.express_worms().joined();
   report.host.express_flit_moves = net.express_worms().flit_moves();
   report.host.express_handbacks = net.express_worms().handbacks();
+  report.host.express_parallel_cycles = net.express_worms().parallel_cycles();
   report.host.steady_worms = net.express_worms().frozen_worms();
   report.host.steady_cycles = net.express_worms().frozen_cycles();
 

@@ -1,0 +1,116 @@
+// The express loop's moves shared with a second thread (models/express_worms.hpp,
+// "Two threads"): a run in which every cycle is shared writes the same bytes as
+// one in which none is, on the cases that put off each kind of move (headers'
+// buffers fed, tails leaving stages, tails ejected), buffers two worms share,
+// frozen worms thawed, and a run stopped while worms are frozen. The tests force
+// the sharing on small runs (WORMSIM_PARALLEL_FROM=1) and turn it off (0).
+#include <algorithm>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_harness.hpp"
+
+using namespace wormsim_cli;
+using nlohmann::json;
+
+namespace {
+
+const std::string kB1 = (source_dir() / "configs" / "bench" / "b1_uniform_16x16.yaml").string();
+
+std::vector<std::vector<std::string>> parallel_cases() {
+  return {
+      // An eager eye broadcast: worms frozen and thawed, visited through the awake list.
+      {kDefault, "--set", "schedule={algorithm: eye, source: eye, mode: eager, flits: 64}", "--set",
+       "network.dims=[16,16]"},
+      // Uniform load under BookSim2's pipeline: headers wait behind tails, in buffers two worms share.
+      {kB1, "--set", "timing.router_delay=3", "--set", "traffic.cycles=3000"},
+      // Short worms, many tails.
+      {kB1, "--set", "network.dims=[8,8]", "--set", "traffic.rate=0.02", "--set", "traffic.flits=4", "--set",
+       "traffic.cycles=3000"},
+      // A 3-D broadcast with a timeline trace (each output's holder, written as the tail leaves), barrier mode.
+      {kDefault, "--set", "schedule={algorithm: eye, source: eye, mode: barrier, flits: 40}", "--set",
+       "network.dims=[8,8,8]", "--trace", "perfetto"},
+      // Stopped (exit code 3) while worms are frozen: they are brought to the last cycle.
+      {kDefault, "--set", "schedule={algorithm: eye, source: eye, mode: eager, flits: 200}", "--set",
+       "network.dims=[8,8]", "--set", "run.max_cycles=600"},
+      // All-port interfaces on a hypercube, every node broadcasting: several worms leave and reach each node at once.
+      {kDefault, "--set", "network={topology: hypercube, dims: [6], port_model: all-port}", "--set",
+       "schedule={algorithm: multinode-broadcast, flits: 24}"},
+  };
+}
+
+// The parallel cycles of a run (its host block), its files but summary.json, and its summary without the host block.
+struct SharedRun {
+  long parallel_cycles = 0;
+  std::map<std::string, std::string> files;
+  json summary;
+};
+
+SharedRun run_with(const TempDir& tmp, const std::vector<std::string>& args_in, const std::string& name,
+             const std::string& parallel_from) {
+  std::vector<std::string> args = {"run"};
+  args.insert(args.end(), args_in.begin(), args_in.end());
+  args.insert(args.end(), {"--out", (tmp / name).string(), "--quiet"});
+  RunControl ctl;
+  ctl.timeout_s = 120;
+  if (!parallel_from.empty()) ctl.env.emplace_back("WORMSIM_PARALLEL_FROM", parallel_from);  // else the default
+  const Result r = run_wormsim_with(args, tmp.path(), ctl);
+  const bool limited = std::find(args.begin(), args.end(), "run.max_cycles=600") != args.end();
+  EXPECT_TRUE(r.exited && r.exit_code == (limited ? 3 : 0)) << r.describe();
+  SharedRun run;
+  for (const auto& entry : fs::directory_iterator(tmp / name)) {
+    const std::string file = entry.path().filename().string();
+    if (file != "summary.json") run.files[file] = read_file(entry.path());
+  }
+  run.summary = summary_of(tmp / name);
+  run.parallel_cycles = run.summary.at("host").at("express_parallel_cycles").get<long>();
+  run.summary.erase("host");
+  return run;
+}
+
+class ParallelExpress : public ::testing::TestWithParam<size_t> {};
+
+TEST_P(ParallelExpress, ChangesNoByteOfAnyOutput) {
+  const std::vector<std::string> c = parallel_cases().at(GetParam());
+  TempDir tmp;
+  const SharedRun alone = run_with(tmp, c, "alone", "0");
+  const SharedRun shared = run_with(tmp, c, "shared", "1");
+  EXPECT_EQ(alone.parallel_cycles, 0);
+  EXPECT_GT(shared.parallel_cycles, 10) << "the sharing must really run, or this compares a run with itself";
+  EXPECT_GE(alone.files.size(), 4u);
+  ASSERT_EQ(alone.files.size(), shared.files.size());
+  for (const auto& [file, bytes] : alone.files) {
+    EXPECT_FALSE(bytes.empty()) << file;
+    EXPECT_TRUE(shared.files.at(file) == bytes) << file << " differs when the express loop's moves are shared";
+  }
+  EXPECT_EQ(alone.summary, shared.summary);
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, ParallelExpress, ::testing::Range<size_t>(0, parallel_cases().size()));
+
+// The sharing is for big networks: by default not below 65,536 routers, even with
+// enough worms (a 9-cube's 512 nodes each broadcasting), and one VC per port is
+// needed (with several, a stage may go back to its router within a cycle).
+TEST(ParallelExpress, ByDefaultOnlyOnBigNetworksWithOneVcPerPort) {
+  TempDir tmp;
+  const std::vector<std::string> eye = parallel_cases().at(0);
+  EXPECT_EQ(run_with(tmp, eye, "small", "").parallel_cycles, 0) << "255 worms at most: below 4096";
+  const std::vector<std::string> cube = {kDefault, "--set",
+                                         "network={topology: hypercube, dims: [9], port_model: all-port}", "--set",
+                                         "schedule={algorithm: multinode-broadcast, flits: 8}"};
+  EXPECT_EQ(run_with(tmp, cube, "cube", "").parallel_cycles, 0) << "512 routers";
+  EXPECT_GT(run_with(tmp, cube, "cube_forced", "4096").parallel_cycles, 0) << "it has cycles of 4096 worms";
+  const std::vector<std::string> big = {kDefault, "--set", "network.dims=[64,64,64]", "--set",
+                                        "schedule={algorithm: eye, source: eye, mode: eager, flits: 8}"};
+  const long big_cycles = run_with(tmp, big, "big", "").parallel_cycles;
+  if (std::thread::hardware_concurrency() >= 2) EXPECT_GT(big_cycles, 0) << "262,144 routers";
+  else EXPECT_EQ(big_cycles, 0) << "one CPU: no second thread";
+  std::vector<std::string> two_vcs = eye;
+  two_vcs.insert(two_vcs.end(), {"--set", "network.vcs=2"});
+  EXPECT_EQ(run_with(tmp, two_vcs, "two_vcs", "1").parallel_cycles, 0);
+}
+
+}  // namespace
