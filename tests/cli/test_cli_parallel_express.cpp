@@ -2,8 +2,9 @@
 // "Two threads"): a run in which every cycle is shared writes the same bytes as
 // one in which none is, on the cases that put off each kind of move (headers'
 // buffers fed, tails leaving stages, tails ejected), buffers two worms share,
-// frozen worms thawed, and a run stopped while worms are frozen. The tests force
-// the sharing on small runs (WORMSIM_PARALLEL_FROM=1) and turn it off (0).
+// frozen worms thawed, and a run stopped while worms are frozen; and the same
+// bytes as the full pipeline (run.fast_paths: false). The tests force the
+// sharing on small runs (WORMSIM_PARALLEL_FROM=1) and turn it off (0).
 #include <algorithm>
 #include <thread>
 
@@ -78,15 +79,23 @@ TEST_P(ParallelExpress, ChangesNoByteOfAnyOutput) {
   TempDir tmp;
   const SharedRun alone = run_with(tmp, c, "alone", "0");
   const SharedRun shared = run_with(tmp, c, "shared", "1");
+  // And the full pipeline, every flit moved by its router (run.fast_paths: false).
+  std::vector<std::string> slow_args = c;
+  slow_args.insert(slow_args.end(), {"--set", "run.fast_paths=false"});
+  const SharedRun slow = run_with(tmp, slow_args, "slow", "1");
   EXPECT_EQ(alone.parallel_cycles, 0);
+  EXPECT_EQ(slow.parallel_cycles, 0) << "no express loop without the fast paths";
   EXPECT_GT(shared.parallel_cycles, 10) << "the sharing must really run, or this compares a run with itself";
   EXPECT_GE(alone.files.size(), 4u);
   ASSERT_EQ(alone.files.size(), shared.files.size());
+  ASSERT_EQ(alone.files.size(), slow.files.size());
   for (const auto& [file, bytes] : alone.files) {
     EXPECT_FALSE(bytes.empty()) << file;
     EXPECT_TRUE(shared.files.at(file) == bytes) << file << " differs when the express loop's moves are shared";
+    EXPECT_TRUE(slow.files.at(file) == bytes) << file << " differs with run.fast_paths=false";
   }
   EXPECT_EQ(alone.summary, shared.summary);
+  EXPECT_EQ(alone.summary, slow.summary);
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, ParallelExpress, ::testing::Range<size_t>(0, parallel_cases().size()));
