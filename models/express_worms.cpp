@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <new>
 
 #include "models/flit_transfer.hpp"
 #include "models/network_interface.hpp"
@@ -77,14 +78,8 @@ bool ExpressWorms::join(const SimContext::HeaderLeft& e, NetworkInterface* ni) {
   if (!ctx_->routes_simple && uses_a_link_twice(e.msg)) return false;
   const MessageRecord& m = ctx_->msgs[e.msg];
   const auto base = static_cast<uint32_t>(stages_.size());
-  // Grown by doubling from one, as one stage at a time would: a resize that
-  // doubles from wherever the size stands can end on a much larger block.
   const size_t needed = base + m.hops + 1u;
-  if (stages_.capacity() < needed) {
-    size_t cap = std::max<size_t>(stages_.capacity(), 1);
-    while (cap < needed) cap *= 2;
-    stages_.reserve(cap);
-  }
+  if (stages_.capacity() < needed) grow(needed);
   stages_.resize(needed, Stage{nullptr, nullptr, nullptr, nullptr, -1, -1, -1, -1, false});
   stages_[base] = Stage{&e.router->input_buffer(e.in_vc), nullptr, e.router, nullptr, -1, e.in_vc, e.in_port, -1, false};
   link_next_stage(base, e.msg, 0);
@@ -115,6 +110,28 @@ bool ExpressWorms::join(const SimContext::HeaderLeft& e, NetworkInterface* ni) {
   worms_.push_back(w);
   ++joined_;
   return true;
+}
+
+// Grown by doubling from one, as one stage at a time would: a resize that
+// doubles from wherever the size stands can end on a much larger block. The
+// first worm asks for room for a stage per route entry and a worm per message
+// of the table: a 2M-router broadcast grown by doubling copied its worms and
+// stages five times over and faulted in the pages of every block it left
+// behind. Only what is used becomes resident (the blocks are mapped, and
+// pages are faulted in as they are first written).
+void ExpressWorms::grow(size_t stages) {
+  if (stages_.capacity() == 0 && worms_.capacity() == 0) {
+    try {
+      stages_.reserve(std::max(stages, ctx_->hops.size() + ctx_->msgs.size()));
+      worms_.reserve(ctx_->msgs.size());
+      return;
+    } catch (const std::bad_alloc&) {
+      // No address space for it (a tight ulimit -v): grown as needed instead.
+    }
+  }
+  size_t cap = std::max<size_t>(stages_.capacity(), 1);
+  while (cap < stages) cap *= 2;
+  stages_.reserve(cap);
 }
 
 // Two of the worm's stages would share a buffer. Walked through the topology

@@ -122,6 +122,27 @@ class ExpressWorms {
   // never joins (two of its stages would share a buffer). A stage that cannot
   // go express (Router::can_go_express) stays its router's.
   void header_left(const SimContext::HeaderLeft& e, NetworkInterface* ni);
+  // What header_left(e) reads, level by level, for a caller about to pass it
+  // many events (a 2M-router broadcast's each miss the cache at the message's
+  // worm index, then its worm, then the stage the header left): each returns
+  // whether the message has a worm, the last starts loading its stages.
+  bool prefetch_worm(uint32_t msg) const {
+    if (msg >= worm_of_msg_.size()) return false;
+    const uint32_t at = worm_of_msg_[msg];
+    if (at != kNoWorm) __builtin_prefetch(&worms_[at]);
+    return at != kNoWorm;
+  }
+  void prefetch_worm_index(uint32_t msg) const {
+    if (msg < worm_of_msg_.size()) __builtin_prefetch(&worm_of_msg_[msg]);
+  }
+  void prefetch_stage(uint32_t msg) const {
+    if (msg >= worm_of_msg_.size() || worm_of_msg_[msg] == kNoWorm) return;
+    const Worm& w = worms_[worm_of_msg_[msg]];
+    if (w.end < w.limit) {
+      __builtin_prefetch(&stages_[w.end]);
+      __builtin_prefetch(&stages_[w.end + 1 < w.limit ? w.end + 1 : w.end]);
+    }
+  }
   // Several VCs per port (see the header): the express stage at input VC
   // `in_vc` of `router` goes back to that router at the end of the routers'
   // part of this cycle (hand_back_marked), or now (the router is stepping).
@@ -242,6 +263,7 @@ class ExpressWorms {
                     std::vector<Deferred>& put_off);
   template <bool listed>
   void step_interfaces_with(uint64_t now, std::vector<NetworkInterface*>& woken);
+  void grow(size_t stages);  // room for at least `stages` stages
   template <bool listed, typename Far, typename Near, typename Step>
   void visit(const Far& far, const Near& near, const Step& step);
   // Calls step for the worms at places [lo, hi) of the visiting order.

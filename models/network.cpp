@@ -69,6 +69,7 @@ Network::Network(sc_core::sc_module_name name, const Topology& topo, const Netwo
   express_.parallel_from(params.parallel_from == NetworkParams::kParallelByDefault
                              ? ExpressWorms::default_parallel_from(static_cast<size_t>(topo.num_nodes()))
                              : params.parallel_from);
+  prefetch_events_ = static_cast<size_t>(topo.num_nodes()) >= kPrefetchEventsFrom;
   ctx_.dateline_classes = topo.dateline_classes() && params.vcs >= 2;
   ctx_.link_busy.assign(topo.num_links(), 0);
   cycles_per_activation_ = params.fast_paths ? kCyclesPerActivation : 1;
@@ -344,12 +345,43 @@ void Network::step_routers(uint64_t now) {
 void Network::step_express_routers(uint64_t now) {
   if (!express_.empty()) express_.step_routers(now);
   express_.hand_back_marked(woken_nis_);
-  for (const SimContext::HeaderLeft& e : ctx_.headers_left)
-    express_.header_left(e, nis_[static_cast<size_t>(ctx_.msgs[e.msg].src)]);
-  ctx_.headers_left.clear();
+  pass_headers_left();
   for (NetworkInterface* ni : woken_nis_) wake_interface(ni, now);
   woken_nis_.clear();
   add_woken_routers();
+}
+
+// The headers that left a stage in this cycle, to the express loop; on a big
+// network in batches (prefetches_events): a worm to extend is a miss at its
+// index, its worm and its stage, a worm to join at the message and its
+// source's interface, and the router the header left is cold by now too.
+void Network::pass_headers_left() {
+  const auto& left = ctx_.headers_left;
+  const auto pass = [this](const SimContext::HeaderLeft& e) {
+    express_.header_left(e, nis_[static_cast<size_t>(ctx_.msgs[e.msg].src)]);
+  };
+  if (!prefetch_events_) {
+    for (const SimContext::HeaderLeft& e : left) pass(e);
+  } else {
+    for (size_t b = 0; b < left.size(); b += kEventBatch) {
+      const size_t end = std::min(left.size(), b + kEventBatch);
+      for (size_t i = b; i < end; ++i) {
+        __builtin_prefetch(&ctx_.msgs[left[i].msg]);
+        express_.prefetch_worm_index(left[i].msg);
+        left[i].router->prefetch();
+      }
+      for (size_t i = b; i < end; ++i) {
+        if (!express_.prefetch_worm(left[i].msg)) nis_.prefetch(static_cast<size_t>(ctx_.msgs[left[i].msg].src));
+        left[i].router->prefetch_input(left[i].in_vc);
+      }
+      for (size_t i = b; i < end; ++i) {
+        express_.prefetch_stage(left[i].msg);
+        left[i].router->prefetch_output(left[i].in_vc);
+      }
+      for (size_t i = b; i < end; ++i) pass(left[i]);
+    }
+  }
+  ctx_.headers_left.clear();
 }
 
 // Express worms still entering the network inject after the interfaces' steps;
@@ -405,6 +437,14 @@ uint64_t Network::next_interface_wake() const {
 // every time step, so a traced run, like one without fast paths, activates
 // once per cycle.
 void Network::tick() {
+  try {
+    tick_cycles();
+  } catch (const std::exception&) {
+    failure_ = std::current_exception();  // no next trigger: the simulation ends here
+  }
+}
+
+void Network::tick_cycles() {
   const uint64_t from = cycle_;
   for (uint32_t k = 1; step_cycle(); ++k)
     if (k == cycles_per_activation_) {

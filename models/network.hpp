@@ -8,6 +8,7 @@
 
 #include <systemc>
 
+#include <exception>
 #include <memory>
 #include <string>
 #include <vector>
@@ -95,6 +96,18 @@ class Network : public sc_core::sc_module {
   // Hands a message to its sender's interface at cycle `when` (>= the current cycle).
   void release(uint32_t msg, uint64_t when);
   bool can_start(uint32_t msg) const { return nis_[ctx_.msgs[msg].src]->can_start(msg); }
+  // A cycle's lists of events (headers that left a stage, tails delivered or
+  // injected) are walked in batches whose loads are started level by level
+  // first, on a network whose state outgrows the caches: each event's
+  // visit chases a few pointers, each a miss there, and on a smaller network
+  // the prefetches are only more instructions (docs/performance.md).
+  static constexpr size_t kPrefetchEventsFrom = 16384;  // routers
+  static constexpr size_t kEventBatch = 32;
+  bool prefetches_events() const { return prefetch_events_; }
+  // Start loading what can_start and release read of endpoint `node`'s
+  // interface, and of message `msg`'s record (for a caller about to try many).
+  void prefetch_interface(int node) const { nis_.prefetch(static_cast<size_t>(node)); }
+  void prefetch_message(uint32_t msg) const { __builtin_prefetch(&ctx_.msgs[msg]); }
 
   // Traffic sources are consulted in the order they were added (schedule first, then background).
   void add_traffic(TrafficSource* source) { sources_.push_back(source); }
@@ -127,6 +140,12 @@ class Network : public sc_core::sc_module {
   void record_channel_use(std::vector<ChannelUse>* uses) { ctx_.channel_trace = uses; }
   void trace_signals(sc_core::sc_trace_file* tf);
   RunStatus status() const { return status_; }
+  // After sc_start: throws what ended the simulation early, if anything did (an
+  // allocation that failed in a cycle, say), for the run to report as its
+  // error; SystemC's kernel would have printed a report of its own instead.
+  void rethrow_failure() const {
+    if (failure_) std::rethrow_exception(failure_);
+  }
   // Source queues: the longest any interface's has been, and the messages waiting in all of them now.
   size_t source_queue_max() const;
   size_t source_queue_now() const;
@@ -149,6 +168,7 @@ class Network : public sc_core::sc_module {
   void map_ids();
   void end_quarantine();
   void tick();
+  void tick_cycles();
   // Steps cycle cycle_: true when the run goes on (cycle_ is then the next cycle to step), false when it has ended.
   bool step_cycle();
   void step_interfaces(uint64_t now);
@@ -157,6 +177,7 @@ class Network : public sc_core::sc_module {
   void step_express_routers(uint64_t now);
   void step_express_interfaces(uint64_t now);
   void wake_interface(NetworkInterface* ni, uint64_t when);
+  void pass_headers_left();
   bool find_wait_cycle(uint64_t now);
   uint64_t next_timed_event(uint64_t now) const;
   void stop_stuck(uint64_t now);
@@ -194,6 +215,8 @@ class Network : public sc_core::sc_module {
   bool ids_mapped_ = false;             // a slot has been recycled or ids reserved
   uint64_t added_ = 0;                  // messages added so far
   RunStatus status_ = RunStatus::Running;
+  std::exception_ptr failure_;  // what ended tick() early (rethrow_failure)
+  bool prefetch_events_ = false;
   uint64_t cycle_ = 0;
   uint64_t cycles_stepped_ = 0;
   static constexpr uint32_t kCyclesPerActivation = 4096;

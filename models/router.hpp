@@ -117,6 +117,12 @@ class Router {
     const OutputVC& ov = out_[o];
     return NextHop{ov.dst, ov.down, ov.link, ov.dst_port, static_cast<int16_t>(ov.dst_port * vcs_ + mod_vcs(o))};
   }
+  // The lines next_hop(in_vc) reads after prefetch(): the input VC's state, then its output's.
+  void prefetch_input(int in_vc) const { __builtin_prefetch(&in_[in_vc]); }
+  void prefetch_output(int in_vc) const {
+    const int o = in_[in_vc].out;
+    if (o >= 0) __builtin_prefetch(&out_[o]);
+  }
   int link_ports() const { return link_ports_; }
   // True when the worm whose header has just left input VC `in_vc` may go
   // express there: with several VCs per port, no other VC of its input port

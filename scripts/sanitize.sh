@@ -12,7 +12,7 @@ cd "$build"
 # AddressSanitizer reserves terabytes of address space at start-up, so the tests
 # that put the binary under an address-space limit (ulimit -v) run only in the
 # ordinary build.
-with_limits='CliMemory\.(ScheduleCheckRefusesAHugeTopologyBeforeBuildingIt|RunRefusesAScheduleFileNamingAHugeTopology|RunRefusalNamesTheDominatingKey|TightLimitsGiveAnErrorNeverASignal)$'
+with_limits='CliMemory\.(ScheduleCheckRefusesAHugeTopologyBeforeBuildingIt|RunRefusesAScheduleFileNamingAHugeTopology|RunRefusalNamesTheDominatingKey|TightLimitsGiveAnErrorNeverASignal|RunUnderAnyLimitCompletesTheSameOrSaysOutOfMemory)$'
 # Peak resident memory is a property of the ordinary allocator: AddressSanitizer's
 # quarantine holds freed blocks back, so a run that reuses its records still grows.
 measures_rss='Recycling\.(MemoryDoesNotGrowWith(RunLength|Repetitions)|MemoryHoldsNoFiguresOfEndedRepetitions|RepetitionsAStoppedRunNeverBeganAreNotHeld|MemoryOfOneScheduleGrowsByItsMessagesNotTheirRecords)$'

@@ -224,15 +224,50 @@ void ScheduleExecutor::after_routers(Network& net, uint64_t now) {
     give(c.dst, packet_of(net.message_id(c.msg)));
     try_release(net, c.dst, now);
   }
-  for (uint32_t slot : delivered) {
-    if (!is_mine(ctx, slot)) continue;
+  const auto deliver = [&](uint32_t slot) {
+    if (!is_mine(ctx, slot)) return;
     const MessageRecord& m = ctx.msgs[slot];
     ++delivered_;
-    if (m.multicast) continue;
+    if (m.multicast) return;
     give(m.dst, packet_of(net.message_id(slot)));
     try_release(net, m.dst, now);
+  };
+  if (!net.prefetches_events()) {
+    for (uint32_t slot : delivered) deliver(slot);
+  } else {
+    int nodes[Network::kEventBatch];
+    for (size_t b = 0; b < delivered.size(); b += Network::kEventBatch) {
+      const size_t end = std::min(delivered.size(), b + Network::kEventBatch);
+      size_t tries = 0;
+      for (size_t i = b; i < end; ++i) {
+        const MessageRecord& m = ctx.msgs[delivered[i]];
+        if (is_mine(ctx, delivered[i]) && !m.multicast) nodes[tries++] = m.dst;
+      }
+      prefetch_tries(net, nodes, tries);
+      for (size_t i = b; i < end; ++i) deliver(delivered[i]);
+    }
   }
   if (recycled_ && !delivered.empty()) collect_retirable(ctx);
+}
+
+// Each level's loads are started for the whole batch before the next level
+// reads them, so that the batch waits for memory about once per level.
+void ScheduleExecutor::prefetch_tries(const Network& net, const int* nodes, size_t n) const {
+  for (size_t k = 0; k < n; ++k) {
+    __builtin_prefetch(&next_send_[static_cast<size_t>(nodes[k])]);
+    net.prefetch_interface(nodes[k]);
+  }
+  for (size_t k = 0; k < n; ++k) {
+    const NextSend& s = next_send_[static_cast<size_t>(nodes[k])];
+    if (s.next < s.end) __builtin_prefetch(&sends_[s.next]);
+  }
+  for (size_t k = 0; k < n; ++k) {
+    const NextSend& s = next_send_[static_cast<size_t>(nodes[k])];
+    if (s.next >= s.end) continue;
+    const Send& send = sends_[s.next];
+    held_.prefetch(nodes[k], send.packet);
+    if (!recycled_) net.prefetch_message(base_ + send.id);
+  }
 }
 
 void ScheduleExecutor::release(Network& net, uint32_t id, uint64_t when) {
@@ -261,7 +296,19 @@ void ScheduleExecutor::note_delivery(const Network& net, uint32_t slot, uint64_t
 void ScheduleExecutor::after_interfaces(Network& net, uint64_t now) {
   if (mode_ != ExecutionMode::Eager) return;
   // Any tail leaving a channel (background traffic's too) may unblock this node's next send.
-  for (uint32_t id : net.context().injected_now) try_release(net, net.context().msgs[id].src, now + 1);
+  const SimContext& ctx = net.context();
+  const auto& injected = ctx.injected_now;
+  if (!net.prefetches_events()) {
+    for (uint32_t id : injected) try_release(net, ctx.msgs[id].src, now + 1);
+    return;
+  }
+  int nodes[Network::kEventBatch];
+  for (size_t b = 0; b < injected.size(); b += Network::kEventBatch) {
+    const size_t n = std::min(Network::kEventBatch, injected.size() - b);
+    for (size_t k = 0; k < n; ++k) nodes[k] = ctx.msgs[injected[b + k]].src;
+    prefetch_tries(net, nodes, n);
+    for (size_t k = 0; k < n; ++k) try_release(net, nodes[k], now + 1);
+  }
 }
 
 }  // namespace wormsim

@@ -125,6 +125,11 @@ class ScheduleExecutor : public TrafficSource {
   }
   void release_barrier_step(Network& net, uint64_t now);
   void try_release(Network& net, int node, uint64_t when);
+  // Tries come in batches (the deliveries and the tails that left a channel in
+  // a cycle): on a big network (Network::prefetches_events) a try misses the
+  // cache at the node's next send, then the send, then its message and the
+  // node's interface, so a batch's loads are started before its tries.
+  void prefetch_tries(const Network& net, const int* nodes, size_t n) const;
   // Releases a message, logging step starts (debug) and the message (trace).
   void release(Network& net, uint32_t id, uint64_t when);
   // Logs a delivery (trace) and the step it completes (debug).

@@ -30,6 +30,10 @@ class HeldPackets {
     const uint64_t i = index(node, packet);
     return dense_ ? (bits_[i / 64] >> (i % 64) & 1) != 0 : set_.count(i) != 0;
   }
+  // Starts loading holds(node, packet)'s word (dense tables only).
+  void prefetch(int node, int packet) const {
+    if (dense_) __builtin_prefetch(&bits_[index(node, packet) / 64]);
+  }
   void give(int node, int packet) {
     const uint64_t i = index(node, packet);
     if (dense_) bits_[i / 64] |= uint64_t{1} << (i % 64);

@@ -496,6 +496,7 @@ int run_loaded(const RunOptions& opts, RunInputs& in, std::chrono::steady_clock:
   std::signal(SIGTERM, on_signal);
   const auto t_sim = Clock::now();
   sc_core::sc_start();
+  net.rethrow_failure();
   report.host.simulation_seconds = seconds_since(t_sim);
   spdlog::info("simulated {} cycles in {:.3f} s ({:.3f} s CPU)", net.cycles_simulated(), report.host.simulation_seconds,
                cpu_lap());

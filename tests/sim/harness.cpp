@@ -13,6 +13,7 @@ SimRun simulate(const Schedule& s, const NetworkParams& p, ExecutionMode mode) {
   r.exec = std::make_unique<ScheduleExecutor>(s, *r.net, mode);
   r.net->set_traffic(r.exec.get());
   sc_core::sc_start();
+  r.net->rethrow_failure();
   return r;
 }
 

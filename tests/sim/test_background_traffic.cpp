@@ -31,6 +31,7 @@ BgRun run_background(const TopologySpec& spec, const BackgroundSpec& b, const Sc
   r.run.net->add_traffic(r.run.exec.get());
   r.run.net->add_traffic(r.bg.get());
   sc_core::sc_start();
+  r.run.net->rethrow_failure();
   return r;
 }
 

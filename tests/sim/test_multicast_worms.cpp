@@ -82,6 +82,7 @@ TEST(MulticastWorms, PathCopiesArriveAsUnicastWormsWould) {
   ReleaseAt src(at);
   b.net->set_traffic(&src);
   sc_core::sc_start();
+  b.net->rethrow_failure();
   ASSERT_EQ(b.net->status(), RunStatus::Completed);
   for (size_t i = 0; i < ids.size(); ++i) {
     const MessageRecord& m = b.msg(ids[i]);
@@ -118,6 +119,7 @@ TEST(MulticastWorms, MultiPathWormsOnAHypercubeLeaveTogether) {
   ReleaseAt src(at);
   b.net->set_traffic(&src);
   sc_core::sc_start();
+  b.net->rethrow_failure();
   ASSERT_EQ(b.net->status(), RunStatus::Completed);
   int copies = 0;
   for (size_t i = 0; i < worms.size(); ++i) {
@@ -148,6 +150,7 @@ TEST(MulticastWorms, TreeCopiesArriveAtZeroLoadLatency) {
   ReleaseAt src({{id, 0}});
   b.net->set_traffic(&src);
   sc_core::sc_start();
+  b.net->rethrow_failure();
   ASSERT_EQ(b.net->status(), RunStatus::Completed);
   for (int d : w.dsts)
     EXPECT_EQ(b.copy_tail(id, d), static_cast<uint64_t>(p.timing.zero_load_latency(t.distance(4, d), 8))) << d;
@@ -177,6 +180,7 @@ TEST(MulticastWorms, ForkWaitsInLockStepForItsBlockedBranch) {
   ReleaseAt src({{blocker, 0}, {id, 2}});
   b.net->set_traffic(&src);
   sc_core::sc_start();
+  b.net->rethrow_failure();
   ASSERT_EQ(b.net->status(), RunStatus::Completed);
   const MessageRecord& u = b.msg(blocker);
   const MessageRecord& m = b.msg(id);
@@ -209,6 +213,7 @@ TEST(MulticastWorms, AbsorbWaitsForTheEjectionChannel) {
   ReleaseAt src({{other, 0}, {id, 0}});
   b.net->set_traffic(&src);
   sc_core::sc_start();
+  b.net->rethrow_failure();
   ASSERT_EQ(b.net->status(), RunStatus::Completed);
   const MessageRecord& u = b.msg(other);
   const MessageRecord& m = b.msg(id);
@@ -247,6 +252,7 @@ TEST(MulticastWorms, WatchdogFindsADeadlockOfPathWormsInAnUnsafeOrder) {
   ReleaseAt src(at);
   b.net->set_traffic(&src);
   sc_core::sc_start();
+  b.net->rethrow_failure();
   ASSERT_EQ(b.net->status(), RunStatus::Deadlock);
   EXPECT_EQ(b.net->deadlock_cycle().size(), 4u);
   for (const WaitEdge& e : b.net->deadlock_cycle()) EXPECT_LT(e.blocker, 4u);

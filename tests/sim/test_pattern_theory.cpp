@@ -142,6 +142,7 @@ TEST_P(PatternTheory, ZeroLoadLatencyIsTheMeanHopFormula) {
   run.net->add_traffic(run.exec.get());
   run.net->add_traffic(&bg);
   sc_core::sc_start();
+  run.net->rethrow_failure();
   ASSERT_EQ(run.net->status(), RunStatus::Completed);
 
   const auto& msgs = run.net->context().msgs;
