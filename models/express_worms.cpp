@@ -7,6 +7,7 @@
 #include <new>
 
 #include "models/flit_transfer.hpp"
+#include "models/memory_guard.hpp"
 #include "models/network_interface.hpp"
 #include "models/router.hpp"
 
@@ -118,15 +119,19 @@ bool ExpressWorms::join(const SimContext::HeaderLeft& e, NetworkInterface* ni) {
 // of the table: a 2M-router broadcast grown by doubling copied its worms and
 // stages five times over and faulted in the pages of every block it left
 // behind. Only what is used becomes resident (the blocks are mapped, and
-// pages are faulted in as they are first written).
+// pages are faulted in as they are first written), but the room counts
+// against an address-space limit (ulimit -v): it is asked for only where as
+// much again would be left, so that it never takes what the rest of the run
+// needs, and never by way of a failed allocation (that would spend the
+// memory guard's reserve for unwinding, models/memory_guard.hpp).
 void ExpressWorms::grow(size_t stages) {
   if (stages_.capacity() == 0 && worms_.capacity() == 0) {
-    try {
-      stages_.reserve(std::max(stages, ctx_->hops.size() + ctx_->msgs.size()));
+    const size_t all_stages = std::max(stages, ctx_->hops.size() + ctx_->msgs.size());
+    const double bytes = static_cast<double>(all_stages * sizeof(Stage) + ctx_->msgs.size() * sizeof(Worm));
+    if (address_space_left_after(bytes) >= bytes) {
+      stages_.reserve(all_stages);
       worms_.reserve(ctx_->msgs.size());
       return;
-    } catch (const std::bad_alloc&) {
-      // No address space for it (a tight ulimit -v): grown as needed instead.
     }
   }
   size_t cap = std::max<size_t>(stages_.capacity(), 1);

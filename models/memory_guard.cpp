@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <new>
 
 namespace wormsim {
@@ -65,6 +66,12 @@ AvailableMemory available_memory() {
     a.phrase += ", besides the routers' pool already taken,";
   }
   return a;
+}
+
+double address_space_left_after(double bytes) {
+  rlimit lim{};
+  if (getrlimit(RLIMIT_AS, &lim) != 0 || lim.rlim_cur == RLIM_INFINITY) return std::numeric_limits<double>::infinity();
+  return static_cast<double>(lim.rlim_cur) - virtual_bytes() - bytes;
 }
 
 std::string format_bytes(double bytes) {

@@ -61,6 +61,10 @@ class MemoryRefused : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The address space the limit (ulimit -v) would leave the process once it had
+// mapped `bytes` more; +infinity without a limit.
+double address_space_left_after(double bytes);
+
 // Throws MemoryRefused unless `e` fits; `file` (may be empty) prefixes the message.
 void require_memory(const MemoryEstimate& e, const std::string& file);
 

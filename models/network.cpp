@@ -69,7 +69,8 @@ Network::Network(sc_core::sc_module_name name, const Topology& topo, const Netwo
   express_.parallel_from(params.parallel_from == NetworkParams::kParallelByDefault
                              ? ExpressWorms::default_parallel_from(static_cast<size_t>(topo.num_nodes()))
                              : params.parallel_from);
-  prefetch_events_ = static_cast<size_t>(topo.num_nodes()) >= kPrefetchEventsFrom;
+  prefetch_events_ =
+      params.prefetch_events_from > 0 && static_cast<size_t>(topo.num_nodes()) >= params.prefetch_events_from;
   ctx_.dateline_classes = topo.dateline_classes() && params.vcs >= 2;
   ctx_.link_busy.assign(topo.num_links(), 0);
   cycles_per_activation_ = params.fast_paths ? kCyclesPerActivation : 1;
@@ -365,6 +366,7 @@ void Network::pass_headers_left() {
   } else {
     for (size_t b = 0; b < left.size(); b += kEventBatch) {
       const size_t end = std::min(left.size(), b + kEventBatch);
+      note_event_batch();
       for (size_t i = b; i < end; ++i) {
         __builtin_prefetch(&ctx_.msgs[left[i].msg]);
         express_.prefetch_worm_index(left[i].msg);

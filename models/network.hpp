@@ -39,6 +39,10 @@ struct NetworkParams {
   // ExpressWorms::default_parallel_from the network's size.
   static constexpr size_t kParallelByDefault = ~size_t{0};
   size_t parallel_from = kParallelByDefault;
+  // Routers from which a cycle's lists of events are walked in prefetched
+  // batches (Network::prefetches_events); 0: never.
+  static constexpr size_t kPrefetchEventsFrom = 16384;
+  size_t prefetch_events_from = kPrefetchEventsFrom;
 };
 
 // Deadlock: the watchdog stopped the run and found a cycle of worms each waiting
@@ -100,10 +104,13 @@ class Network : public sc_core::sc_module {
   // injected) are walked in batches whose loads are started level by level
   // first, on a network whose state outgrows the caches: each event's
   // visit chases a few pointers, each a miss there, and on a smaller network
-  // the prefetches are only more instructions (docs/performance.md).
-  static constexpr size_t kPrefetchEventsFrom = 16384;  // routers
+  // the prefetches are only more instructions (docs/performance.md). From
+  // NetworkParams::prefetch_events_from routers on.
   static constexpr size_t kEventBatch = 32;
   bool prefetches_events() const { return prefetch_events_; }
+  // Batches walked so far (summary.json host.event_batches): the tests' proof that a run took them.
+  void note_event_batch() { ++event_batches_; }
+  uint64_t event_batches() const { return event_batches_; }
   // Start loading what can_start and release read of endpoint `node`'s
   // interface, and of message `msg`'s record (for a caller about to try many).
   void prefetch_interface(int node) const { nis_.prefetch(static_cast<size_t>(node)); }
@@ -217,6 +224,7 @@ class Network : public sc_core::sc_module {
   RunStatus status_ = RunStatus::Running;
   std::exception_ptr failure_;  // what ended tick() early (rethrow_failure)
   bool prefetch_events_ = false;
+  uint64_t event_batches_ = 0;
   uint64_t cycle_ = 0;
   uint64_t cycles_stepped_ = 0;
   static constexpr uint32_t kCyclesPerActivation = 4096;

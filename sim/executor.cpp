@@ -238,6 +238,7 @@ void ScheduleExecutor::after_routers(Network& net, uint64_t now) {
     int nodes[Network::kEventBatch];
     for (size_t b = 0; b < delivered.size(); b += Network::kEventBatch) {
       const size_t end = std::min(delivered.size(), b + Network::kEventBatch);
+      net.note_event_batch();
       size_t tries = 0;
       for (size_t i = b; i < end; ++i) {
         const MessageRecord& m = ctx.msgs[delivered[i]];
@@ -305,6 +306,7 @@ void ScheduleExecutor::after_interfaces(Network& net, uint64_t now) {
   int nodes[Network::kEventBatch];
   for (size_t b = 0; b < injected.size(); b += Network::kEventBatch) {
     const size_t n = std::min(Network::kEventBatch, injected.size() - b);
+    net.note_event_batch();
     for (size_t k = 0; k < n; ++k) nodes[k] = ctx.msgs[injected[b + k]].src;
     prefetch_tries(net, nodes, n);
     for (size_t k = 0; k < n; ++k) try_release(net, nodes[k], now + 1);

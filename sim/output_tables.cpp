@@ -241,6 +241,7 @@ const StatTable kHost{
      {"express_flit_moves", I, "flits", "flit moves and injections the express loop made"},
      {"express_handbacks", I, "stages", "express stages handed back to their routers when another worm came to share their input or output port (several VCs per port)"},
      {"express_parallel_cycles", I, "cycles", "cycles in which the express loop shared its flit moves with a second thread (one VC per port, at least 65536 routers and 4096 worms to visit, a second CPU)"},
+     {"event_batches", I, "batches", "batches of up to 32 of a cycle's events (tries after deliveries and injections, headers that left a stage) walked with their loads prefetched level by level (a network of at least 16384 routers)"},
      {"steady_worms", I, "worms", "express worms skipped while they streamed steadily"},
      {"steady_cycles", I, "worm-cycles", "worm-cycles skipped that way"},
      {"peak_rss_mib", N, "MiB", "peak resident memory of the process (getrusage), once the metrics are computed"}}};

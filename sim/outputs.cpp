@@ -178,6 +178,7 @@ std::string summary_json(const RunReport& rep) {
                     .set("express_flit_moves", rep.host.express_flit_moves)
                     .set("express_handbacks", rep.host.express_handbacks)
                     .set("express_parallel_cycles", rep.host.express_parallel_cycles)
+                    .set("event_batches", rep.host.event_batches)
                     .set("steady_worms", rep.host.steady_worms)
                     .set("steady_cycles", rep.host.steady_cycles)
                     .set("peak_rss_mib", rep.host.peak_rss_mib)

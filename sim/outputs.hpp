@@ -34,6 +34,7 @@ struct HostTiming {
   uint64_t steady_cycles = 0;       // worm-cycles skipped that way
   uint64_t express_handbacks = 0;   // express stages handed back to their routers
   uint64_t express_parallel_cycles = 0;  // cycles whose express moves were shared with a second thread
+  uint64_t event_batches = 0;       // a cycle's events walked in prefetched batches (Network::prefetches_events)
   double peak_rss_mib = 0.0;        // the process's peak resident memory once the metrics are computed
 };
 

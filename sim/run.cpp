@@ -81,6 +81,15 @@ size_t parallel_from_for_tests() {
   return v ? static_cast<size_t>(std::strtoull(v, nullptr, 10)) : NetworkParams::kParallelByDefault;
 }
 
+// WORMSIM_PREFETCH_EVENTS_FROM sets the number of routers from which a
+// cycle's events are walked in prefetched batches (Network::prefetches_events),
+// so that the tests compare the batches with the plain walk on small runs; 0
+// turns them off; unset: NetworkParams::kPrefetchEventsFrom.
+size_t prefetch_events_from_for_tests() {
+  const char* v = std::getenv("WORMSIM_PREFETCH_EVENTS_FROM");
+  return v ? static_cast<size_t>(std::strtoull(v, nullptr, 10)) : NetworkParams::kPrefetchEventsFrom;
+}
+
 bool generate_from_config(const Config& cfg, const Topology& topo, Schedule& out, Diagnostics& diag) {
   const ScheduleSource& src = cfg.schedule;
   GeneratorOptions g;
@@ -384,6 +393,7 @@ NetworkParams network_params(const Config& cfg) {
   np.fast_paths = cfg.fast_paths;
   np.routing = cfg.routing;
   np.parallel_from = parallel_from_for_tests();
+  np.prefetch_events_from = prefetch_events_from_for_tests();
   return np;
 }
 
@@ -504,6 +514,7 @@ int run_loaded(const RunOptions& opts, RunInputs& in, std::chrono::steady_clock:
   report.host.express_flit_moves = net.express_worms().flit_moves();
   report.host.express_handbacks = net.express_worms().handbacks();
   report.host.express_parallel_cycles = net.express_worms().parallel_cycles();
+  report.host.event_batches = net.event_batches();
   report.host.steady_worms = net.express_worms().frozen_worms();
   report.host.steady_cycles = net.express_worms().frozen_cycles();
 

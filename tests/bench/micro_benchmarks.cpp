@@ -88,9 +88,11 @@ struct LoadedMesh {
 void BM_RouterStepsUniform16x16(benchmark::State& state) {
   static LoadedMesh mesh;
   sc_core::sc_start(1000, sc_core::SC_NS);  // warm up to steady state
+  mesh.net->rethrow_failure();
   const uint64_t moved0 = mesh.net->context().flits_moved;
   const uint64_t express0 = mesh.net->express_worms().flit_moves();
   for (auto _ : state) sc_core::sc_start(100, sc_core::SC_NS);
+  mesh.net->rethrow_failure();  // a failure ends the simulation: the figures would be of a stopped network
   const double moved = static_cast<double>(mesh.net->context().flits_moved - moved0);
   state.counters["flit_moves_per_s"] = benchmark::Counter(moved, benchmark::Counter::kIsRate);
   // Share of the moves made by the express loop (worms whose header has left; models/express_worms.hpp).

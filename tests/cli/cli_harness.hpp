@@ -237,6 +237,36 @@ inline std::string read_file(const fs::path& p) {
 inline nlohmann::json load_json(const fs::path& p) { return nlohmann::json::parse(read_file(p)); }
 inline nlohmann::json summary_of(const fs::path& out) { return load_json(out / "summary.json"); }
 
+// What two runs that must write the same bytes are compared on: every file but
+// summary.json, the summary without its host block, and the host block apart
+// (its counters say which internal paths the run took).
+struct ComparedRun {
+  std::map<std::string, std::string> files;
+  nlohmann::json summary, host;
+};
+
+// `wormsim run ARGS --out TMP/NAME --quiet` with `env` set, expected to exit `exit_code`.
+inline ComparedRun run_compared(const fs::path& tmp, const std::vector<std::string>& args_in, const std::string& name,
+                                const std::vector<std::pair<std::string, std::string>>& env, int exit_code = 0) {
+  std::vector<std::string> args = {"run"};
+  args.insert(args.end(), args_in.begin(), args_in.end());
+  args.insert(args.end(), {"--out", (tmp / name).string(), "--quiet"});
+  RunControl ctl;
+  ctl.timeout_s = 120;
+  ctl.env = env;
+  const Result r = run_wormsim_with(args, tmp, ctl);
+  EXPECT_TRUE(r.exited && r.exit_code == exit_code) << r.describe();
+  ComparedRun run;
+  for (const auto& entry : fs::directory_iterator(tmp / name)) {
+    const std::string file = entry.path().filename().string();
+    if (file != "summary.json") run.files[file] = read_file(entry.path());
+  }
+  run.summary = summary_of(tmp / name);
+  run.host = run.summary.at("host");
+  run.summary.erase("host");
+  return run;
+}
+
 // Shipped configs several test files run.
 inline const std::string kDefault = default_config().string();
 inline const std::string kLoadConfig = (source_dir() / "configs" / "load_8x8_uniform.yaml").string();

@@ -43,32 +43,18 @@ std::vector<std::vector<std::string>> parallel_cases() {
   };
 }
 
-// The parallel cycles of a run (its host block), its files but summary.json, and its summary without the host block.
-struct SharedRun {
+// A run with the sharing from `parallel_from` worms ("": the default), and the cycles it shared.
+struct SharedRun : ComparedRun {
   long parallel_cycles = 0;
-  std::map<std::string, std::string> files;
-  json summary;
 };
 
-SharedRun run_with(const TempDir& tmp, const std::vector<std::string>& args_in, const std::string& name,
-             const std::string& parallel_from) {
-  std::vector<std::string> args = {"run"};
-  args.insert(args.end(), args_in.begin(), args_in.end());
-  args.insert(args.end(), {"--out", (tmp / name).string(), "--quiet"});
-  RunControl ctl;
-  ctl.timeout_s = 120;
-  if (!parallel_from.empty()) ctl.env.emplace_back("WORMSIM_PARALLEL_FROM", parallel_from);  // else the default
-  const Result r = run_wormsim_with(args, tmp.path(), ctl);
+SharedRun run_with(const TempDir& tmp, const std::vector<std::string>& args, const std::string& name,
+                   const std::string& parallel_from) {
+  std::vector<std::pair<std::string, std::string>> env;
+  if (!parallel_from.empty()) env.emplace_back("WORMSIM_PARALLEL_FROM", parallel_from);  // else the default
   const bool limited = std::find(args.begin(), args.end(), "run.max_cycles=600") != args.end();
-  EXPECT_TRUE(r.exited && r.exit_code == (limited ? 3 : 0)) << r.describe();
-  SharedRun run;
-  for (const auto& entry : fs::directory_iterator(tmp / name)) {
-    const std::string file = entry.path().filename().string();
-    if (file != "summary.json") run.files[file] = read_file(entry.path());
-  }
-  run.summary = summary_of(tmp / name);
-  run.parallel_cycles = run.summary.at("host").at("express_parallel_cycles").get<long>();
-  run.summary.erase("host");
+  SharedRun run{run_compared(tmp.path(), args, name, env, limited ? 3 : 0)};
+  run.parallel_cycles = run.host.at("express_parallel_cycles").get<long>();
   return run;
 }
 

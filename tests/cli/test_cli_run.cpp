@@ -590,7 +590,7 @@ static std::vector<std::vector<std::string>> fast_path_cases() {
       {kDefault, "--set", "schedule={algorithm: eye, source: eye, mode: eager, flits: 30, repeat: {count: 3, "
        "start_cycle: 4090, period_cycles: 4097}}"},
       // 16,384 routers: a cycle's events (tries after deliveries and injections, headers that left a
-      // stage) are walked in prefetched batches (Network::kPrefetchEventsFrom).
+      // stage) are walked in prefetched batches (NetworkParams::kPrefetchEventsFrom).
       {kDefault, "--set", "schedule={algorithm: eye, source: eye, mode: eager, flits: 2}", "--set",
        "network.dims=[128,128]"},
   };
