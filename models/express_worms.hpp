@@ -96,11 +96,14 @@ class ExpressWorms {
   // source: not under an adaptive routing function, whose hops are chosen as
   // the header goes.
   static bool enabled(const SimContext& ctx) { return ctx.fast_paths && !ctx.adaptive_routing; }
-  // With several VCs per port a worm that fits in one buffer has too few body
-  // moves to repay its stages and their hand-backs (docs/performance.md): its
-  // router does not report its header's moves (Router::move_flit).
+  // A worm that fits in one buffer has too few body moves to repay its stages
+  // (their joining, linking and release) and, with several VCs per port, their
+  // hand-backs; with one VC, from kFlitsWorthJoining flits on it repays them
+  // (docs/performance.md). Its router does not report its header's moves
+  // (Router::move_flit), so it never joins.
+  static constexpr uint32_t kFlitsWorthJoining = 5;
   static bool worth_joining(const SimContext& ctx, uint32_t flits) {
-    return ctx.vcs == 1 || flits > static_cast<uint32_t>(ctx.buffer_flits);
+    return flits > static_cast<uint32_t>(ctx.buffer_flits) || (ctx.vcs == 1 && flits >= kFlitsWorthJoining);
   }
   // Off when per-cycle values are traced (VCD): frozen worms' buffers and links are only brought up to date later.
   void allow_freezing(bool allow) { allow_freezing_ = allow; }

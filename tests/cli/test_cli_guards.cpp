@@ -295,8 +295,9 @@ TEST(CliMemory, RunUnderAnyLimitCompletesTheSameOrSaysOutOfMemory) {
   ASSERT_FALSE(kAddressSanitizer) << "an AddressSanitizer binary cannot run under an address-space limit "
                                      "(scripts/sanitize.sh leaves the CliMemory tests with limits out)";
   TempDir tmp;
-  // 50 steps of 1,000 long routes each on 64x64: every node sends and receives at most once a step.
-  std::string text = R"({"topology": {"kind": "mesh", "dims": [64, 64]}, "flits": 4, "steps": [)";
+  // 50 steps of 1,000 long routes each on 64x64: every node sends and receives at most once a step. Worms of
+  // 5 flits: they join the express loop (ExpressWorms::worth_joining).
+  std::string text = R"({"topology": {"kind": "mesh", "dims": [64, 64]}, "flits": 5, "steps": [)";
   for (int st = 0; st < 50; ++st) {
     text += st ? ",[" : "[";
     const int shift = 1 + 37 * st;

@@ -28,8 +28,8 @@ std::vector<std::vector<std::string>> parallel_cases() {
        "network.dims=[16,16]"},
       // Uniform load under BookSim2's pipeline: headers wait behind tails, in buffers two worms share.
       {kB1, "--set", "timing.router_delay=3", "--set", "traffic.cycles=3000"},
-      // Short worms, many tails.
-      {kB1, "--set", "network.dims=[8,8]", "--set", "traffic.rate=0.02", "--set", "traffic.flits=4", "--set",
+      // Short worms, many tails (the shortest that join the express loop with one VC: ExpressWorms::worth_joining).
+      {kB1, "--set", "network.dims=[8,8]", "--set", "traffic.rate=0.016", "--set", "traffic.flits=5", "--set",
        "traffic.cycles=3000"},
       // A 3-D broadcast with a timeline trace (each output's holder, written as the tail leaves), barrier mode.
       {kDefault, "--set", "schedule={algorithm: eye, source: eye, mode: barrier, flits: 40}", "--set",
@@ -100,7 +100,7 @@ TEST(ParallelExpress, ByDefaultOnlyOnBigNetworksWithOneVcPerPort) {
   EXPECT_GT(run_with(tmp, cube, "cube_forced", "4096").parallel_cycles, 0) << "it has cycles of 4096 worms";
   // A barrier broadcast's last steps put tens of thousands of short worms in flight at once.
   const std::vector<std::string> big = {kDefault, "--set", "network.dims=[256,256]", "--set",
-                                        "schedule={algorithm: eye, source: eye, mode: barrier, flits: 4}"};
+                                        "schedule={algorithm: eye, source: eye, mode: barrier, flits: 5}"};
   const long big_cycles = run_with(tmp, big, "big", "").parallel_cycles;
   if (std::thread::hardware_concurrency() >= 2) EXPECT_GT(big_cycles, 0) << "65,536 routers";
   else EXPECT_EQ(big_cycles, 0) << "one CPU: no second thread";

@@ -680,6 +680,19 @@ TEST(CliRun, ExpressWormsCarryABroadcast) {
   EXPECT_GT(loaded.at("express_handbacks").get<long>(), 0) << loaded.dump();
   EXPECT_GT(loaded.at("express_worms").get<long>(), background / 2) << loaded.dump();
   EXPECT_LT(loaded.at("express_worms").get<long>(), 63 + background * 7 / 8) << loaded.dump();
+  // With one VC a worm that fits in one buffer joins only from ExpressWorms::kFlitsWorthJoining (5) flits on:
+  // of 2-, 4-, 5- and 12-flit packets in 8-flit buffers, the 5- and 12-flit ones and the broadcast's.
+  const json short_worms = host("one_vc_short", {"--set", "network.buffer_flits=8", "--set",
+                                                 "traffic={pattern: uniform, rate: 0.02, flits: [2, 4, 5, 12], cycles: 600}"});
+  long joining = 0, by_length[13] = {};
+  for (const auto& row : csv_rows(tmp / "one_vc_short" / "messages.csv")) {
+    if (row.at("step") != "-1") continue;
+    const int flits = std::stoi(row.at("flits"));
+    ++by_length[flits];
+    if (flits >= 5) ++joining;
+  }
+  for (const int flits : {2, 4, 5, 12}) EXPECT_GT(by_length[flits], 50) << flits;
+  EXPECT_EQ(short_worms.at("express_worms").get<long>(), 63 + joining) << short_worms.dump();
   const json slow = host("no_fast_paths", {"--set", "run.fast_paths=false"});
   EXPECT_EQ(slow.at("express_worms"), 0);
   EXPECT_EQ(slow.at("express_flit_moves"), 0);
@@ -771,7 +784,7 @@ TEST(CliRun, ExpressLoopMovesTheBodyBehindATravellingHeader) {
 // on one buffer: the express loop leaves it to its routers, and takes the others.
 TEST(CliRun, ExpressLoopLeavesARouteThroughALinkTwiceToTheRouters) {
   TempDir tmp;
-  write_file(tmp / "loop.json", R"({"wormsim_schedule": 1, "topology": {"kind": "ring", "dims": [6]}, "flits": 3,
+  write_file(tmp / "loop.json", R"({"wormsim_schedule": 1, "topology": {"kind": "ring", "dims": [6]}, "flits": 5,
     "steps": [[ {"src": 0, "dst": 2, "route": [0, 1, 0, 1, 2]}, {"src": 3, "dst": 5} ]]})");
   write_file(tmp / "loop.yaml", "network: {topology: ring, dims: [6], vcs: 1, allow_deadlock: true}\nschedule: {file: loop.json}\n");
   std::string summary[2];
