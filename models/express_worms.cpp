@@ -4,7 +4,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
-#include <new>
 
 #include "models/flit_transfer.hpp"
 #include "models/memory_guard.hpp"

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <limits>
 #include <new>
 
@@ -68,10 +69,40 @@ AvailableMemory available_memory() {
   return a;
 }
 
+namespace {
+
+std::string file_text(const char* path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// A "Key:   N kB" line of /proc/meminfo, in bytes; negative if absent.
+double meminfo_bytes(const std::string& meminfo, const std::string& key) {
+  const std::string at = "\n" + key + ":";
+  const size_t pos = ("\n" + meminfo).find(at);
+  if (pos == std::string::npos) return -1;
+  const char* p = meminfo.c_str() + pos + key.size() + 1;
+  char* end = nullptr;
+  const double kib = std::strtod(p, &end);
+  return end == p || kib < 0 ? -1 : kib * 1024.0;
+}
+
+}  // namespace
+
+double commit_left_after(double bytes, const std::string& overcommit_mode, const std::string& meminfo) {
+  constexpr double kUnbounded = std::numeric_limits<double>::infinity();
+  if (overcommit_mode.empty() || overcommit_mode[0] != '2') return kUnbounded;
+  const double limit = meminfo_bytes(meminfo, "CommitLimit"), committed = meminfo_bytes(meminfo, "Committed_AS");
+  if (limit < 0 || committed < 0) return kUnbounded;
+  return limit - committed - bytes;
+}
+
 double address_space_left_after(double bytes) {
+  double left = commit_left_after(bytes, file_text("/proc/sys/vm/overcommit_memory"), file_text("/proc/meminfo"));
   rlimit lim{};
-  if (getrlimit(RLIMIT_AS, &lim) != 0 || lim.rlim_cur == RLIM_INFINITY) return std::numeric_limits<double>::infinity();
-  return static_cast<double>(lim.rlim_cur) - virtual_bytes() - bytes;
+  if (getrlimit(RLIMIT_AS, &lim) == 0 && lim.rlim_cur != RLIM_INFINITY)
+    left = std::min(left, static_cast<double>(lim.rlim_cur) - virtual_bytes() - bytes);
+  return left;
 }
 
 std::string format_bytes(double bytes) {

@@ -61,9 +61,17 @@ class MemoryRefused : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// The address space the limit (ulimit -v) would leave the process once it had
-// mapped `bytes` more; +infinity without a limit.
+// The address space the process could still map once it had mapped `bytes`
+// more: what the limit (ulimit -v) would leave, and under strict overcommit
+// (vm.overcommit_memory = 2, where every writable private mapping counts
+// against the machine's commit limit, touched or not) what that limit would
+// leave; the smaller of the two, +infinity with neither.
 double address_space_left_after(double bytes);
+
+// The commit limit's share of it, from the texts of /proc/sys/vm/overcommit_memory
+// and /proc/meminfo: CommitLimit - Committed_AS - `bytes` in mode 2; +infinity
+// in any other mode, or when either figure cannot be read (nothing to go by).
+double commit_left_after(double bytes, const std::string& overcommit_mode, const std::string& meminfo);
 
 // Throws MemoryRefused unless `e` fits; `file` (may be empty) prefixes the message.
 void require_memory(const MemoryEstimate& e, const std::string& file);

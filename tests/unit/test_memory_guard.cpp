@@ -3,7 +3,10 @@
 // schedule loader asks before it builds anything; the diagnostics cap
 // (schedules/diagnostics.*) that keeps huge warning lists out of memory.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 
+#include <fstream>
+#include <limits>
 #include <new>
 #include <stdexcept>
 #include <string>
@@ -64,6 +67,39 @@ TEST(MemoryGuard, MemoryHeldEarlyIsLeftOutOfWhatIsAvailable) {
   set_memory_held_early(0);
   EXPECT_DOUBLE_EQ(available_memory().bytes, all.bytes);
   EXPECT_NO_THROW(require_memory(e, "c.yaml"));
+}
+
+// Under strict overcommit (mode 2) a mapping counts against the commit limit
+// whether or not it is touched: the express loop's room for every message is
+// asked for only where that limit, too, would leave as much again.
+TEST(MemoryGuard, CommitLimitCountsOnlyUnderStrictOvercommit) {
+  const std::string meminfo =
+      "MemTotal:       24576000 kB\nMemFree:        20000000 kB\nCommitLimit:    12288000 kB\n"
+      "Committed_AS:    2288000 kB\nVmallocTotal:   34359738367 kB\n";
+  const double kib = 1024.0, inf = std::numeric_limits<double>::infinity();
+  EXPECT_DOUBLE_EQ(commit_left_after(0, "2\n", meminfo), 10000000 * kib);
+  EXPECT_DOUBLE_EQ(commit_left_after(4000000 * kib, "2\n", meminfo), 6000000 * kib);
+  EXPECT_LT(commit_left_after(12000000 * kib, "2\n", meminfo), 0) << "more than the limit leaves";
+  // Heuristic (0) and always (1) overcommit: an untouched mapping costs no commit.
+  EXPECT_EQ(commit_left_after(1e15, "0\n", meminfo), inf);
+  EXPECT_EQ(commit_left_after(1e15, "1\n", meminfo), inf);
+  // Nothing to go by (no /proc, or a kernel without the figures): no bound of its own.
+  EXPECT_EQ(commit_left_after(1e15, "", meminfo), inf);
+  EXPECT_EQ(commit_left_after(1e15, "2\n", ""), inf);
+  EXPECT_EQ(commit_left_after(1e15, "2\n", "CommitLimit:    12288000 kB\n"), inf) << "no Committed_AS";
+  EXPECT_EQ(commit_left_after(1e15, "2\n", "XCommitLimit: 1 kB\nCommitted_AS: 0 kB\n"), inf) << "a key is a whole name";
+  EXPECT_DOUBLE_EQ(commit_left_after(0, "2\n", "Committed_AS: 1000 kB\nCommitLimit: 3000 kB"), 2000 * kib)
+      << "in either order, the last line without a newline";
+  // This machine: without a limit of either kind the room is unbounded; with one, it is finite.
+  std::ifstream mode_file("/proc/sys/vm/overcommit_memory");
+  std::string mode;
+  mode_file >> mode;
+  rlimit lim{};
+  ASSERT_EQ(getrlimit(RLIMIT_AS, &lim), 0);
+  const bool bounded = mode == "2" || lim.rlim_cur != RLIM_INFINITY;
+  const double here = address_space_left_after(1 << 20);
+  if (bounded) EXPECT_LT(here, inf) << "mode " << mode;
+  else EXPECT_EQ(here, inf) << "mode " << mode;
 }
 
 TEST(MemoryGuard, AllocationFailuresBecomeTheErrorCode) {
