@@ -693,6 +693,12 @@ TEST(CliRun, ExpressWormsCarryABroadcast) {
   }
   for (const int flits : {2, 4, 5, 12}) EXPECT_GT(by_length[flits], 50) << flits;
   EXPECT_EQ(short_worms.at("express_worms").get<long>(), 63 + joining) << short_worms.dump();
+  // Worms in the loop and worms left to their routers share buffers: every flit moved by routers, the same bytes.
+  host("one_vc_short_slow", {"--set", "network.buffer_flits=8", "--set",
+                             "traffic={pattern: uniform, rate: 0.02, flits: [2, 4, 5, 12], cycles: 600}", "--set",
+                             "run.fast_paths=false"});
+  for (const char* f : {"messages.csv", "links.csv", "steps.csv", "routes.csv"})
+    EXPECT_EQ(read_file(tmp / "one_vc_short" / f), read_file(tmp / "one_vc_short_slow" / f)) << f;
   const json slow = host("no_fast_paths", {"--set", "run.fast_paths=false"});
   EXPECT_EQ(slow.at("express_worms"), 0);
   EXPECT_EQ(slow.at("express_flit_moves"), 0);
