@@ -234,6 +234,12 @@ size_t Network::source_queue_now() const {
   return total;
 }
 
+uint64_t Network::oldest_waiting_background() const {
+  uint64_t oldest = kNever;
+  for (size_t e = 0; e < nis_.size(); ++e) oldest = std::min(oldest, nis_[e]->oldest_background_release());
+  return oldest;
+}
+
 void Network::recycle(uint32_t msg) {
   MessageRecord& m = ctx_.msgs[msg];
   // A worm under way still reads its record; a multidestination worm's copies are kept by its id.

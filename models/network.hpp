@@ -156,6 +156,8 @@ class Network : public sc_core::sc_module {
   // Source queues: the longest any interface's has been, and the messages waiting in all of them now.
   size_t source_queue_max() const;
   size_t source_queue_now() const;
+  // The release cycle of the background packet that has waited longest at its interface; kNever if none waits.
+  uint64_t oldest_waiting_background() const;
   uint64_t cycle() const { return cycle_; }
   uint64_t cycles_simulated() const { return cycles_stepped_; }
   const ExpressWorms& express_worms() const { return express_; }

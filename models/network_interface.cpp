@@ -30,6 +30,13 @@ void NetworkInterface::submit(uint32_t msg) {
   most_queued_ = std::max(most_queued_, queue_.size());
 }
 
+uint64_t NetworkInterface::oldest_background_release() const {
+  // In release order: the first background packet is the oldest (schedule messages may be ahead of it).
+  for (uint32_t msg : queue_)
+    if (ctx_->msgs[msg].step < 0) return ctx_->msgs[msg].release;
+  return kNever;
+}
+
 // The channel a message may start on now, or -1. `claimed` marks channels that an
 // earlier waiting message is entitled to first.
 int NetworkInterface::usable_channel(uint32_t msg, const char* claimed) const {

@@ -30,6 +30,8 @@ class NetworkInterface {
   // Released messages not yet started (the source queue, unbounded), now and at its longest.
   size_t queued() const { return queue_.size(); }
   size_t most_queued() const { return most_queued_; }
+  // The release cycle of the longest-waiting background packet (step < 0) in the source queue; kNever if none.
+  uint64_t oldest_background_release() const;
   // Starts waiting messages and injects one flit per busy channel. Returns the
   // next cycle at which it has work (kNever when idle).
   uint64_t step(uint64_t now);

@@ -58,7 +58,8 @@ LoadMetrics compute_load_metrics(const Network& net, const MeasurementWindow& wi
   r.saturated = window.saturated();
   const uint64_t drained = window.drained_at();
   r.drain_cycles = drained != kNever && drained >= window.window_end() ? drained - window.window_end() + 1 : 0;
-  if (r.saturated) r.drain_cycles = w.drain;
+  r.backlogged = window.backlogged();
+  if (r.saturated && !r.backlogged) r.drain_cycles = w.drain;
   WindowTally tally(net.topology().num_endpoints(), hops);
   for (const MessageRecord& m : ctx.msgs)
     if (!m.free()) tally.add(m, window);

@@ -21,6 +21,7 @@ struct PerEndpoint {
 struct LoadMetrics {
   uint64_t warmup = 0, measure = 0, drain_limit = 0;
   bool saturated = false;
+  bool backlogged = false;  // saturated by the sources' backlog after the window drained (MeasurementWindow)
   uint64_t drain_cycles = 0;  // window end to the last measured delivery (0 if they were all in before)
   int64_t packets = 0, delivered = 0;  // created in the window; of those delivered
   PerEndpoint offered;   // flits per endpoint per cycle, of packets created in the window (by source)

@@ -7,7 +7,7 @@ namespace wormsim {
 
 MeasurementWindow::MeasurementWindow(const WindowSpec& spec, BackgroundTraffic& background)
     : spec_(spec), background_(background), class_accepted_(background.classes(), 0),
-      warmup_(spec.adaptive.automatic ? kNever : spec.warmup), drained_at_(kNever) {}
+      warmup_(spec.adaptive.automatic ? kNever : spec.warmup), drained_at_(kNever), next_backlog_check_(kNever) {}
 
 void MeasurementWindow::start(Network& net, uint64_t) {
   net.count_ejections_per_endpoint();
@@ -27,7 +27,8 @@ uint64_t MeasurementWindow::next_event() const {
   if (!opened_) return (detector_ ? detector_->sample_end() : warmup_) - 1;
   if (!closed_) return window_end() - 1;
   if (drained_at_ == kNever) return offer_end() - 1;
-  return kNever;
+  // The backlog's checks fall on cycles that every run simulates (fast paths or not).
+  return offering_ ? next_backlog_check_ - 1 : kNever;
 }
 
 void MeasurementWindow::after_routers(Network& net, uint64_t now) {
@@ -73,13 +74,28 @@ void MeasurementWindow::after_interfaces(Network& net, uint64_t now) {
   }
   if (!closed_) return;
   if (drained_at_ == kNever) {
-    if (delivered_ == created_) drained_at_ = created_ ? last_delivery_ : now;
-    else if (now + 1 >= offer_end()) saturated_ = true;
+    if (delivered_ == created_) {
+      drained_at_ = created_ ? last_delivery_ : now;
+      next_backlog_check_ = now + 1 + backlog_period();
+    } else if (now + 1 >= offer_end()) {
+      saturated_ = true;
+    }
   }
   if (drained_at_ != kNever && offering_ && (!schedule_done_ || schedule_done_())) {
     background_.stop_offering();
     offering_ = false;
   }
+  if (offering_ && drained_at_ != kNever && now + 1 >= next_backlog_check_) check_backlog(net, now);
+}
+
+// The load stays on for a schedule after the window drained: a packet that has
+// waited at its source longer than the window's own cap on delivery means the
+// sources fall behind what is offered (past saturation their queues grow
+// without end, and the schedule's messages wait behind them).
+void MeasurementWindow::check_backlog(const Network& net, uint64_t now) {
+  next_backlog_check_ = now + 1 + backlog_period();
+  const uint64_t oldest = net.oldest_waiting_background();
+  if (oldest != kNever && now + 1 - oldest > spec_.drain) saturated_ = backlogged_ = true;
 }
 
 void MeasurementWindow::snapshot(Network& net, uint64_t now, std::vector<uint64_t>& ejected,

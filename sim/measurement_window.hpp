@@ -6,7 +6,11 @@
 // been delivered. Then the background source stops creating packets and the
 // run drains what is left, so every output covers every packet. A window whose
 // packets are not all delivered within `drain` cycles after its end is
-// saturated: the run stops there, with status saturated.
+// saturated: the run stops there, with status saturated. A window that drains
+// while a schedule repeated under the load still runs keeps the background
+// offered; if a background packet then waits at its interface longer than
+// `drain` cycles (checked every `drain` / 8 cycles), the sources are falling
+// behind without bound and the run stops as saturated too ("backlogged").
 //
 // The warm-up is fixed, or adaptive (sim/warmup_detector.hpp): then the window
 // opens at the end of the first warm-up sample whose latency and accepted rate
@@ -56,6 +60,8 @@ class MeasurementWindow : public TrafficSource {
   bool finished() const override { return true; }
   uint64_t next_event() const override;
   bool saturated() const override { return saturated_; }
+  // Saturated by the sources' backlog after the window had drained (see the header).
+  bool backlogged() const { return backlogged_; }
 
   // A schedule repeated under this load (sim/repetitions.hpp) keeps the
   // background offered until `done` says its last repetition has completed,
@@ -95,6 +101,8 @@ class MeasurementWindow : public TrafficSource {
                 std::vector<VcCounters>& vcs);
   void open(Network& net, uint64_t now);
   bool warm_after(Network& net, uint64_t now);
+  void check_backlog(const Network& net, uint64_t now);
+  uint64_t backlog_period() const { return spec_.drain / 8 > 0 ? spec_.drain / 8 : 1; }
 
   WindowSpec spec_;
   BackgroundTraffic& background_;
@@ -105,11 +113,12 @@ class MeasurementWindow : public TrafficSource {
   std::function<void(uint64_t)> on_open_;
   std::optional<WarmupDetector> detector_;
   uint64_t warmup_;
-  bool opened_ = false, closed_ = false, saturated_ = false, offering_ = true;
+  bool opened_ = false, closed_ = false, saturated_ = false, offering_ = true, backlogged_ = false;
   uint64_t generated_start_ = 0;  // background packets generated before the window
   uint64_t created_ = 0, delivered_ = 0;  // created_: known once the window has closed
   uint64_t last_delivery_ = 0;
   uint64_t drained_at_;
+  uint64_t next_backlog_check_;  // once drained while still offering: the next check's cycle + 1 (else kNever)
 };
 
 }  // namespace wormsim

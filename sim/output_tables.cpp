@@ -70,7 +70,11 @@ const StatTable kLoad{
      {"drain_limit_cycles", I, "cycles", "traffic.drain_cycles: the cap on drain_cycles"},
      {"drain_cycles", I, "cycles",
       "from the window's end to the last delivery of a packet created in it (0: all in before it closed)"},
-     {"saturated", B, "", "the window's packets were not all delivered within drain_limit_cycles"},
+     {"saturated", B, "",
+      "the window's packets were not all delivered within drain_limit_cycles, or the run was backlogged"},
+     {"backlogged", B, "",
+      "saturated after the window had drained: while the load stayed on for the schedule, a background packet "
+      "waited at its interface longer than drain_limit_cycles (drain_cycles is then the window's own)"},
      {"packets", I, "packets", "background packets created in the window"},
      {"delivered", I, "packets", "of those, delivered"},
      {"offered_packets_per_node_cycle", N, "packets per node per cycle", "packets / (endpoints x measure_cycles)"},

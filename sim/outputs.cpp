@@ -40,6 +40,7 @@ nlohmann::ordered_json load_json(const LoadMetrics& l) {
       .set("drain_limit_cycles", l.drain_limit)
       .set("drain_cycles", l.drain_cycles)
       .set("saturated", l.saturated)
+      .set("backlogged", l.backlogged)
       .set("packets", l.packets)
       .set("delivered", l.delivered)
       .set("offered_packets_per_node_cycle", l.offered_packets)
@@ -381,7 +382,7 @@ std::string human_summary(const RunReport& rep, const std::string& dir, const st
     if (l.adaptive)
       os << "warm-up:     " << (l.adaptive->stabilised() ? "stabilised" : "NOT stabilised (cap reached)") << " after "
          << l.adaptive->samples().size() << " samples of " << l.adaptive->spec().sample << " cycles\n";
-    os << "load window: cycles " << l.warmup << ".." << l.warmup + l.measure << (l.saturated ? ", saturated" : "")
+    os << "load window: cycles " << l.warmup << ".." << l.warmup + l.measure << (l.backlogged ? ", saturated (backlogged)" : l.saturated ? ", saturated" : "")
        << "; offered " << fixed(l.offered.mean, 4) << ", accepted " << fixed(l.accepted.mean, 4)
        << " flits/node/cycle; packet latency mean " << fixed(l.packet_latency.mean, 2) << ", network latency mean "
        << fixed(l.network_latency.mean, 2) << " cycles\n";

@@ -592,8 +592,13 @@ int run_loaded(const RunOptions& opts, RunInputs& in, std::chrono::steady_clock:
   if (!opts.quiet) std::cout << human_summary(report, cfg.out_dir, outputs->files()) << std::flush;
   const RunMetrics& m = report.metrics;
   if (net.status() == RunStatus::Saturated) {
-    std::cerr << "run saturated: the packets of the measurement window were not all delivered within "
-              << cfg.window.drain << " cycles (traffic.drain_cycles) after it closed, at cycle " << net.cycle();
+    if (report.load && report.load->backlogged)
+      std::cerr << "run saturated: the measurement window drained, but while the load stayed on for the schedule a "
+                   "background packet waited at its interface more than "
+                << cfg.window.drain << " cycles (traffic.drain_cycles), at cycle " << net.cycle();
+    else
+      std::cerr << "run saturated: the packets of the measurement window were not all delivered within "
+                << cfg.window.drain << " cycles (traffic.drain_cycles) after it closed, at cycle " << net.cycle();
     if (report.repetitions)
       std::cerr << "; " << report.repetitions->completed << " of " << cfg.repeat.count
                 << " repetitions of the schedule completed";

@@ -166,6 +166,7 @@ TEST(Repetitions, TheLoadStaysOnUntilTheLastRepetition) {
                      {"traffic.warmup_cycles=200", "traffic.measure_cycles=300", "schedule.repeat.count=40"});
   EXPECT_EQ(s.at("status"), "completed");
   EXPECT_EQ(s.at("load").at("saturated"), false);
+  EXPECT_EQ(s.at("load").at("backlogged"), false) << "below saturation no packet waits at its source that long";
   const Rows rows = csv_rows(tmp / "o" / "repetitions.csv");
   ASSERT_EQ(rows.size(), 40u);
   const long last_start = as_long(rows.back(), "start");
@@ -189,6 +190,8 @@ TEST(Repetitions, SaturatedLoadReportsTheRepetitionsItCutShort) {
   EXPECT_CONTAINS(r.err, "repetitions of the schedule completed");
   const json s = summary_of(tmp / "o");
   EXPECT_EQ(s.at("status"), "saturated");
+  EXPECT_EQ(s.at("load").at("backlogged"), false) << "the window never drained";
+  EXPECT_EQ(s.at("load").at("drain_cycles"), 1000);
   const json& d = s.at("repetitions");
   EXPECT_LT(d.at("completed").get<int>(), 200);
   EXPECT_EQ(d.at("started").get<int>(), d.at("completed").get<int>() + 1) << "one was running when the run stopped";
@@ -200,6 +203,56 @@ TEST(Repetitions, SaturatedLoadReportsTheRepetitionsItCutShort) {
   EXPECT_TRUE(cut.at("completion_cycles").empty());
   EXPECT_LT(as_long(cut, "delivered"), 63);
   EXPECT_TRUE(rows.back().at("start").empty());
+}
+
+// A window that drains although the load is past saturation (a warm-up too
+// short for the sources' queues to fill) leaves the load on for the schedule:
+// once a background packet has waited at its interface more than
+// traffic.drain_cycles, the run stops as saturated ("backlogged") instead of
+// running on while its queues grow (this one ran millions of cycles before).
+TEST(Repetitions, BackloggedSourcesStopTheRunAsSaturated) {
+  TempDir tmp;
+  const std::vector<std::string> args{"run", default_config().string(), "--set", "network.dims=[2,2]", "--set",
+                                      "schedule={algorithm: binomial, flits: 16, repeat: {count: 3}}", "--set",
+                                      "traffic={pattern: uniform, rate: 0.5, flits: 8, warmup_cycles: 100, "
+                                      "measure_cycles: 100}",
+                                      "--set", "output.host_timing=false", "--quiet"};
+  std::string bytes[2];
+  for (int fast = 0; fast < 2; ++fast) {
+    const fs::path out = tmp / (fast ? "fast" : "slow");
+    std::vector<std::string> a = args;
+    a.insert(a.end(), {"--out", out.string(), "--set", std::string("run.fast_paths=") + (fast ? "true" : "false")});
+    const Result r = run_wormsim(a, tmp.path(), 60);
+    EXPECT_EXIT_CODE(r, 0);
+    EXPECT_CONTAINS(r.err, "waited at its interface more than 1000 cycles (traffic.drain_cycles)");
+    const size_t at = r.err.find(", at cycle ");
+    ASSERT_NE(at, std::string::npos) << r.err;
+    const long stop = std::stol(r.err.substr(at + 11));
+    const json s = summary_of(out);
+    EXPECT_EQ(s.at("status"), "saturated");
+    const json& load = s.at("load");
+    EXPECT_EQ(load.at("saturated"), true);
+    EXPECT_EQ(load.at("backlogged"), true);
+    EXPECT_EQ(load.at("delivered"), load.at("packets")) << "the window drained";
+    EXPECT_EQ(load.at("drain_limit_cycles"), 1000) << "10 x measure_cycles";
+    EXPECT_LT(load.at("drain_cycles").get<long>(), 1000) << "the window's own drain, not the cap";
+    // Stopped at the first check (every 1000 / 8 cycles, from the drain on) that found a packet older than the cap.
+    long oldest_waiting = stop + 1, waiting = 0;
+    for (const auto& m : csv_rows(out / "messages.csv"))
+      if (m.at("step") == "-1" && m.at("inject").empty()) {
+        ++waiting;
+        oldest_waiting = std::min(oldest_waiting, std::stol(m.at("release")));
+      }
+    EXPECT_GT(waiting, 0);
+    EXPECT_GT(stop + 1 - oldest_waiting, 1000) << "a packet had waited more than the cap";
+    EXPECT_LE(stop + 1 - oldest_waiting, 1000 + 125) << "and not more than a check period beyond it";
+    EXPECT_LT(stop, 200 + 1000 + 1000 + 125) << "the window drains within its cap, the wait within another";
+    const json& d = s.at("repetitions");
+    EXPECT_LT(d.at("completed").get<int>(), 3);
+    EXPECT_EQ(d.at("started").get<int>(), d.at("completed").get<int>() + 1);
+    bytes[fast] = read_file(out / "summary.json") + read_file(out / "messages.csv") + read_file(out / "repetitions.csv");
+  }
+  EXPECT_EQ(bytes[0], bytes[1]) << "the same bytes with and without the fast paths";
 }
 
 // run.max_cycles stops a long series like any run (exit 3), with the
