@@ -693,6 +693,14 @@ TEST(CliRun, ExpressWormsCarryABroadcast) {
   }
   for (const int flits : {2, 4, 5, 12}) EXPECT_GT(by_length[flits], 50) << flits;
   EXPECT_EQ(short_worms.at("express_worms").get<long>(), 63 + joining) << short_worms.dump();
+  // A worm longer than its buffer joins whatever its length: in 2-flit buffers the 3- and 4-flit packets do.
+  const json tiny_buffers = host("one_vc_tiny_buffers", {"--set", "network.buffer_flits=2", "--set",
+                                                         "traffic={pattern: uniform, rate: 0.02, flits: [2, 3, 4], cycles: 600}"});
+  long longer_than_buffer = 0;
+  for (const auto& row : csv_rows(tmp / "one_vc_tiny_buffers" / "messages.csv"))
+    if (row.at("step") == "-1" && std::stoi(row.at("flits")) > 2) ++longer_than_buffer;
+  EXPECT_GT(longer_than_buffer, 100);
+  EXPECT_EQ(tiny_buffers.at("express_worms").get<long>(), 63 + longer_than_buffer) << tiny_buffers.dump();
   // Worms in the loop and worms left to their routers share buffers: every flit moved by routers, the same bytes.
   host("one_vc_short_slow", {"--set", "network.buffer_flits=8", "--set",
                              "traffic={pattern: uniform, rate: 0.02, flits: [2, 4, 5, 12], cycles: 600}", "--set",
