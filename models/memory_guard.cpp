@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -47,21 +48,38 @@ double virtual_bytes() {
 // The virtual size when the command started (run_guarded): estimates cover
 // everything the command allocates, including what it already has when it
 // checks again after reading its input, so the limit is measured from there.
+// The same for the commit limit: what the machine's other commitments left
+// when the command started (set by run_guarded; NaN before).
 double g_start_virtual_bytes = 0;
+double g_start_commit_left = std::numeric_limits<double>::quiet_NaN();
 double g_held_early_bytes = 0;
+
+double commit_left_now();
 
 }  // namespace
 
 void set_memory_held_early(double bytes) { g_held_early_bytes = bytes; }
 
+AvailableMemory tightest_memory(double physical, double address_space_left, double commit_left) {
+  AvailableMemory a{physical, "the machine has"};
+  const auto tighter = [&](double left, const char* phrase) {
+    if (left < std::numeric_limits<double>::infinity() && (a.bytes <= 0 || left < a.bytes))
+      a = AvailableMemory{std::max(1.0, left), phrase};
+  };
+  tighter(address_space_left, "the address-space limit (ulimit -v) leaves");
+  tighter(commit_left, "the commit limit (vm.overcommit_memory = 2) leaves");
+  return a;
+}
+
 AvailableMemory available_memory() {
-  AvailableMemory a{physical_bytes(), "the machine has"};
+  double address_space_left = std::numeric_limits<double>::infinity();
   rlimit lim{};
   if (getrlimit(RLIMIT_AS, &lim) == 0 && lim.rlim_cur != RLIM_INFINITY) {
     const double used = g_start_virtual_bytes > 0 ? g_start_virtual_bytes : virtual_bytes();
-    const double left = std::max(0.0, static_cast<double>(lim.rlim_cur) - used);
-    if (a.bytes <= 0 || left < a.bytes) a = AvailableMemory{left, "the address-space limit (ulimit -v) leaves"};
+    address_space_left = static_cast<double>(lim.rlim_cur) - used;
   }
+  const double commit_left = std::isnan(g_start_commit_left) ? commit_left_now() : g_start_commit_left;
+  AvailableMemory a = tightest_memory(physical_bytes(), address_space_left, commit_left);
   if (g_held_early_bytes > 0 && a.bytes > 0) {
     a.bytes = std::max(1.0, a.bytes - g_held_early_bytes);
     a.phrase += ", besides the routers' pool already taken,";
@@ -97,8 +115,18 @@ double commit_left_after(double bytes, const std::string& overcommit_mode, const
   return limit - committed - bytes;
 }
 
+namespace {
+
+// /proc/meminfo is read only under strict overcommit: the mode's file is one byte.
+double commit_left_now() {
+  const std::string mode = file_text("/proc/sys/vm/overcommit_memory");
+  return commit_left_after(0, mode, mode.empty() || mode[0] != '2' ? std::string() : file_text("/proc/meminfo"));
+}
+
+}  // namespace
+
 double address_space_left_after(double bytes) {
-  double left = commit_left_after(bytes, file_text("/proc/sys/vm/overcommit_memory"), file_text("/proc/meminfo"));
+  double left = commit_left_now() - bytes;
   rlimit lim{};
   if (getrlimit(RLIMIT_AS, &lim) == 0 && lim.rlim_cur != RLIM_INFINITY)
     left = std::min(left, static_cast<double>(lim.rlim_cur) - virtual_bytes() - bytes);
@@ -148,6 +176,7 @@ int run_guarded(const std::function<int()>& command, int error_code) {
   g_unwind_reserve = std::malloc(kUnwindReserveBytes);
   std::set_new_handler(release_reserve_and_fail);
   g_start_virtual_bytes = virtual_bytes();
+  g_start_commit_left = commit_left_now();
   try {
     return command();
   } catch (const MemoryRefused& e) {

@@ -46,13 +46,21 @@ struct AvailableMemory {
   std::string phrase;  // "the machine has", "the address-space limit (ulimit -v) leaves"
 };
 
-// The smaller of physical memory and what RLIMIT_AS leaves this process
-// (beyond its size when run_guarded started the command).
+// The least of physical memory, what RLIMIT_AS leaves this process (beyond
+// its size when run_guarded started the command) and, under strict overcommit
+// (vm.overcommit_memory = 2), what the machine's commit limit left when the
+// command started (commit_left_after).
 // Memory the command holds before its estimates count it (a run's routers'
 // pool made resident while its schedule is prepared: models/prefault.hpp);
 // available_memory() leaves it out until it is set back to 0.
 void set_memory_held_early(double bytes);
 AvailableMemory available_memory();
+
+// The choice available_memory() makes, from its figures: `physical` (0: unknown),
+// `address_space_left` and `commit_left` (+infinity: no such limit). A limit
+// that leaves nothing still counts as 1 byte, so that everything is refused
+// (0 would mean "unknown", which refuses nothing).
+AvailableMemory tightest_memory(double physical, double address_space_left, double commit_left);
 
 // Thrown when a command would need more than kMemoryFraction of the available
 // memory. what(): "FILE: KEY: this COMMAND needs about ... refusing to start".

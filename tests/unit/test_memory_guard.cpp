@@ -102,6 +102,39 @@ TEST(MemoryGuard, CommitLimitCountsOnlyUnderStrictOvercommit) {
   else EXPECT_EQ(here, inf) << "mode " << mode;
 }
 
+// What a command may plan to use is the least of the machine's memory, what
+// ulimit -v leaves and what the commit limit leaves under strict overcommit,
+// named by the phrase of the refusal.
+TEST(MemoryGuard, TheTightestLimitIsTheOneNamed) {
+  const double gib = 1024.0 * 1024.0 * 1024.0, inf = std::numeric_limits<double>::infinity();
+  const AvailableMemory machine = tightest_memory(24 * gib, inf, inf);
+  EXPECT_DOUBLE_EQ(machine.bytes, 24 * gib);
+  EXPECT_EQ(machine.phrase, "the machine has");
+  const AvailableMemory ulimit = tightest_memory(24 * gib, 2 * gib, inf);
+  EXPECT_DOUBLE_EQ(ulimit.bytes, 2 * gib);
+  EXPECT_EQ(ulimit.phrase, "the address-space limit (ulimit -v) leaves");
+  const AvailableMemory commit = tightest_memory(24 * gib, inf, 12 * gib);
+  EXPECT_DOUBLE_EQ(commit.bytes, 12 * gib);
+  EXPECT_EQ(commit.phrase, "the commit limit (vm.overcommit_memory = 2) leaves");
+  EXPECT_EQ(tightest_memory(24 * gib, 2 * gib, 12 * gib).phrase, ulimit.phrase);
+  EXPECT_EQ(tightest_memory(24 * gib, 12 * gib, 2 * gib).phrase, commit.phrase);
+  EXPECT_EQ(tightest_memory(0, inf, 3 * gib).phrase, commit.phrase) << "physical memory unknown";
+  EXPECT_DOUBLE_EQ(tightest_memory(0, inf, inf).bytes, 0) << "nothing known: nothing is refused";
+  // A limit that leaves nothing (other processes committed it all) refuses every estimate.
+  const AvailableMemory none = tightest_memory(24 * gib, inf, -5 * gib);
+  EXPECT_DOUBLE_EQ(none.bytes, 1);
+  EXPECT_EQ(none.phrase, commit.phrase);
+  EXPECT_DOUBLE_EQ(tightest_memory(24 * gib, 0, inf).bytes, 1);
+  // This process: without either limit what is available is the machine's memory.
+  std::ifstream mode_file("/proc/sys/vm/overcommit_memory");
+  std::string mode;
+  mode_file >> mode;
+  rlimit lim{};
+  ASSERT_EQ(getrlimit(RLIMIT_AS, &lim), 0);
+  if (mode != "2" && lim.rlim_cur == RLIM_INFINITY) EXPECT_EQ(available_memory().phrase, machine.phrase);
+  else EXPECT_NE(available_memory().phrase, machine.phrase) << "mode " << mode;
+}
+
 TEST(MemoryGuard, AllocationFailuresBecomeTheErrorCode) {
   testing::internal::CaptureStderr();
   EXPECT_EQ(run_guarded([]() -> int { throw std::bad_alloc(); }, 1), 1);
