@@ -125,6 +125,11 @@ double commit_left_now() {
 
 }  // namespace
 
+void note_command_start() {
+  g_start_virtual_bytes = virtual_bytes();
+  g_start_commit_left = commit_left_now();
+}
+
 double address_space_left_after(double bytes) {
   double left = commit_left_now() - bytes;
   rlimit lim{};
@@ -175,8 +180,7 @@ void release_reserve_and_fail() {
 int run_guarded(const std::function<int()>& command, int error_code) {
   g_unwind_reserve = std::malloc(kUnwindReserveBytes);
   std::set_new_handler(release_reserve_and_fail);
-  g_start_virtual_bytes = virtual_bytes();
-  g_start_commit_left = commit_left_now();
+  note_command_start();
   try {
     return command();
   } catch (const MemoryRefused& e) {

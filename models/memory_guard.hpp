@@ -55,6 +55,10 @@ struct AvailableMemory {
 // available_memory() leaves it out until it is set back to 0.
 void set_memory_held_early(double bytes);
 AvailableMemory available_memory();
+// Records the process's size and what the commit limit leaves, as the figures
+// available_memory() measures from (run_guarded calls it as a command starts;
+// before any call, available_memory() reads them afresh each time).
+void note_command_start();
 
 // The choice available_memory() makes, from its figures: `physical` (0: unknown),
 // `address_space_left` and `commit_left` (+infinity: no such limit). A limit

@@ -1,5 +1,7 @@
 #include "schedules/schedule.hpp"
 
+#include <algorithm>
+
 namespace wormsim {
 
 int Schedule::add_packet(std::string packet_name, int origin) {
@@ -18,6 +20,16 @@ bool Schedule::has_multicast() const {
     for (const auto& m : step)
       if (m.is_multicast()) return true;
   return false;
+}
+
+uint64_t Schedule::flit_span() const {
+  uint64_t span = 0;
+  for (const auto& step : steps) {
+    int longest = 0;
+    for (const auto& m : step) longest = std::max(longest, message_flits(m));
+    span += static_cast<uint64_t>(longest);
+  }
+  return span;
 }
 
 size_t Schedule::num_messages() const {

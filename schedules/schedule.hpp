@@ -77,6 +77,9 @@ struct Schedule {
   size_t num_messages() const;
   bool has_multicast() const;
   int message_flits(const ScheduledMessage& m) const { return m.flits > 0 ? m.flits : flits; }
+  // The sum over the steps of each step's longest message, in flits: how long
+  // the schedule's worms can keep a channel busy, one step after another.
+  uint64_t flit_span() const;
 };
 
 // A broadcast schedule skeleton: one packet named "0" held by `source`.

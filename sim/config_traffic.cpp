@@ -49,8 +49,8 @@ const ParamSection kTrafficParams{
          .in("cycles")
          .describe("with measure_cycles: cycles after the window within which its packets must be delivered, "
                    "else the run stops as saturated; with a schedule under the load, also the longest a background "
-                   "packet may wait at its interface once the window has drained, else the run stops as saturated "
-                   "(load.backlogged)"),
+                   "packet may wait at its interface once the window has drained, plus the schedule's flit span (the sum "
+                   "over its steps of each step's longest message), else the run stops as saturated (load.backlogged)"),
      P::compound("flits", "integer, list, or mapping")
          .by_default(16)
          .range("lengths 1..1048576")

@@ -1,5 +1,7 @@
 #include "sim/measurement_window.hpp"
 
+#include <algorithm>
+
 #include "models/network.hpp"
 #include "sim/background_traffic.hpp"
 
@@ -89,13 +91,15 @@ void MeasurementWindow::after_interfaces(Network& net, uint64_t now) {
 }
 
 // The load stays on for a schedule after the window drained: a packet that has
-// waited at its source longer than the window's own cap on delivery means the
-// sources fall behind what is offered (past saturation their queues grow
-// without end, and the schedule's messages wait behind them).
+// waited at its source longer than the window's own cap on delivery, plus the
+// schedule's flit span, means the sources fall behind what is offered (past
+// saturation their queues grow without end, and the schedule's messages wait
+// behind them). The span: a schedule's worms hold channels, and the packets
+// behind them wait, for as long as their flits take, however light the load.
 void MeasurementWindow::check_backlog(const Network& net, uint64_t now) {
   next_backlog_check_ = now + 1 + backlog_period();
   const uint64_t oldest = net.oldest_waiting_background();
-  if (oldest != kNever && now + 1 - oldest > spec_.drain) saturated_ = backlogged_ = true;
+  if (oldest != kNever && now + 1 - oldest > backlog_limit()) saturated_ = backlogged_ = true;
 }
 
 void MeasurementWindow::snapshot(Network& net, uint64_t now, std::vector<uint64_t>& ejected,

@@ -9,8 +9,9 @@
 // saturated: the run stops there, with status saturated. A window that drains
 // while a schedule repeated under the load still runs keeps the background
 // offered; if a background packet then waits at its interface longer than
-// `drain` cycles (checked every `drain` / 8 cycles), the sources are falling
-// behind without bound and the run stops as saturated too ("backlogged").
+// `drain` cycles plus the schedule's flit span (checked every `drain` / 8
+// cycles), the sources are falling behind without bound and the run stops as
+// saturated too ("backlogged").
 //
 // The warm-up is fixed, or adaptive (sim/warmup_detector.hpp): then the window
 // opens at the end of the first warm-up sample whose latency and accepted rate
@@ -65,8 +66,13 @@ class MeasurementWindow : public TrafficSource {
 
   // A schedule repeated under this load (sim/repetitions.hpp) keeps the
   // background offered until `done` says its last repetition has completed,
-  // even after the window has drained.
-  void keep_offering_until(std::function<bool()> done) { schedule_done_ = std::move(done); }
+  // even after the window has drained; `span` is its flit span (Schedule::flit_span).
+  void keep_offering_until(std::function<bool()> done, uint64_t span) {
+    schedule_done_ = std::move(done);
+    schedule_span_ = span;
+  }
+  // How long a background packet may wait at its interface once the window has drained.
+  uint64_t backlog_limit() const { return spec_.drain + schedule_span_; }
 
   // Called with the window's first cycle when it opens (before that cycle runs).
   void on_open(std::function<void(uint64_t)> f) { on_open_ = std::move(f); }
@@ -117,6 +123,7 @@ class MeasurementWindow : public TrafficSource {
   uint64_t generated_start_ = 0;  // background packets generated before the window
   uint64_t created_ = 0, delivered_ = 0;  // created_: known once the window has closed
   uint64_t last_delivery_ = 0;
+  uint64_t schedule_span_ = 0;  // the schedule's flit span (Schedule::flit_span), added to the backlog's limit
   uint64_t drained_at_;
   uint64_t next_backlog_check_;  // once drained while still offering: the next check's cycle + 1 (else kNever)
 };

@@ -74,7 +74,8 @@ const StatTable kLoad{
       "the window's packets were not all delivered within drain_limit_cycles, or the run was backlogged"},
      {"backlogged", B, "",
       "saturated after the window had drained: while the load stayed on for the schedule, a background packet "
-      "waited at its interface longer than drain_limit_cycles (drain_cycles is then the window's own)"},
+      "waited at its interface longer than drain_limit_cycles plus the schedule's flit span (the sum over its steps "
+      "of each step's longest message; drain_cycles is then the window's own)"},
      {"packets", I, "packets", "background packets created in the window"},
      {"delivered", I, "packets", "of those, delivered"},
      {"offered_packets_per_node_cycle", N, "packets per node per cycle", "packets / (endpoints x measure_cycles)"},

@@ -442,6 +442,7 @@ int run_loaded(const RunOptions& opts, RunInputs& in, std::chrono::steady_clock:
   // as soon as the outputs are written (sim/main.cpp).
   Network& net = built ? *built : *new Network("network", topo, network_params(cfg));
   const bool retire_schedule = retires_schedule(cfg, schedule);
+  const uint64_t schedule_span = cfg.window.enabled && cfg.has_schedule ? schedule.flit_span() : 0;
   ScheduleExecutor exec(schedule, net, cfg.mode, cfg.repeat.count, retire_schedule);
   std::unique_ptr<BackgroundTraffic> background;
   if (cfg.has_traffic) background = std::make_unique<BackgroundTraffic>(background_specs(cfg), topo);
@@ -451,7 +452,8 @@ int run_loaded(const RunOptions& opts, RunInputs& in, std::chrono::steady_clock:
   std::unique_ptr<MeasurementWindow> window;
   if (cfg.window.enabled) {
     window = std::make_unique<MeasurementWindow>(cfg.window, *background);
-    if (cfg.has_schedule) window->keep_offering_until([&repeated] { return repeated.complete(); });
+    if (cfg.has_schedule)
+      window->keep_offering_until([&repeated] { return repeated.complete(); }, schedule_span);
     if (cfg.repeat.at_window_open) window->on_open([&repeated](uint64_t cycle) { repeated.start_at(cycle); });
     net.add_traffic(window.get());
   }
@@ -595,7 +597,9 @@ int run_loaded(const RunOptions& opts, RunInputs& in, std::chrono::steady_clock:
     if (report.load && report.load->backlogged)
       std::cerr << "run saturated: the measurement window drained, but while the load stayed on for the schedule a "
                    "background packet waited at its interface more than "
-                << cfg.window.drain << " cycles (traffic.drain_cycles), at cycle " << net.cycle();
+                << window->backlog_limit() << " cycles (traffic.drain_cycles, " << cfg.window.drain
+                << ", plus the schedule's flit span, " << window->backlog_limit() - cfg.window.drain << "), at cycle "
+                << net.cycle();
     else
       std::cerr << "run saturated: the packets of the measurement window were not all delivered within "
                 << cfg.window.drain << " cycles (traffic.drain_cycles) after it closed, at cycle " << net.cycle();

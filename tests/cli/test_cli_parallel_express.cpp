@@ -28,9 +28,10 @@ std::vector<std::vector<std::string>> parallel_cases() {
        "network.dims=[16,16]"},
       // Uniform load under BookSim2's pipeline: headers wait behind tails, in buffers two worms share.
       {kB1, "--set", "timing.router_delay=3", "--set", "traffic.cycles=3000"},
-      // Short worms, many tails (the shortest that join the express loop with one VC: ExpressWorms::worth_joining).
-      {kB1, "--set", "network.dims=[8,8]", "--set", "traffic.rate=0.016", "--set", "traffic.flits=5", "--set",
-       "traffic.cycles=3000"},
+      // Short worms, many tails: lengths on both sides of the shortest that join the express loop with one VC
+      // (ExpressWorms::worth_joining), so that worms the loop moves and worms their routers move share buffers.
+      {kB1, "--set", "network.dims=[8,8]", "--set", "traffic.rate=0.016", "--set",
+       "traffic.flits={2: 1, 4: 1, 5: 2, 9: 1}", "--set", "traffic.cycles=3000"},
       // A 3-D broadcast with a timeline trace (each output's holder, written as the tail leaves), barrier mode.
       {kDefault, "--set", "schedule={algorithm: eye, source: eye, mode: barrier, flits: 40}", "--set",
        "network.dims=[8,8,8]", "--trace", "perfetto"},

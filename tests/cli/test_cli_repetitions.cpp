@@ -224,7 +224,9 @@ TEST(Repetitions, BackloggedSourcesStopTheRunAsSaturated) {
     a.insert(a.end(), {"--out", out.string(), "--set", std::string("run.fast_paths=") + (fast ? "true" : "false")});
     const Result r = run_wormsim(a, tmp.path(), 60);
     EXPECT_EXIT_CODE(r, 0);
-    EXPECT_CONTAINS(r.err, "waited at its interface more than 1000 cycles (traffic.drain_cycles)");
+    // The limit: the cap, plus the schedule's flit span (two steps of 16-flit messages).
+    EXPECT_CONTAINS(r.err, "waited at its interface more than 1032 cycles (traffic.drain_cycles, 1000, plus the "
+                           "schedule's flit span, 32)");
     const size_t at = r.err.find(", at cycle ");
     ASSERT_NE(at, std::string::npos) << r.err;
     const long stop = std::stol(r.err.substr(at + 11));
@@ -236,7 +238,7 @@ TEST(Repetitions, BackloggedSourcesStopTheRunAsSaturated) {
     EXPECT_EQ(load.at("delivered"), load.at("packets")) << "the window drained";
     EXPECT_EQ(load.at("drain_limit_cycles"), 1000) << "10 x measure_cycles";
     EXPECT_LT(load.at("drain_cycles").get<long>(), 1000) << "the window's own drain, not the cap";
-    // Stopped at the first check (every 1000 / 8 cycles, from the drain on) that found a packet older than the cap.
+    // Stopped at the first check (every 1000 / 8 cycles, from the drain on) that found a packet older than the limit.
     long oldest_waiting = stop + 1, waiting = 0;
     for (const auto& m : csv_rows(out / "messages.csv"))
       if (m.at("step") == "-1" && m.at("inject").empty()) {
@@ -244,13 +246,47 @@ TEST(Repetitions, BackloggedSourcesStopTheRunAsSaturated) {
         oldest_waiting = std::min(oldest_waiting, std::stol(m.at("release")));
       }
     EXPECT_GT(waiting, 0);
-    EXPECT_GT(stop + 1 - oldest_waiting, 1000) << "a packet had waited more than the cap";
-    EXPECT_LE(stop + 1 - oldest_waiting, 1000 + 125) << "and not more than a check period beyond it";
-    EXPECT_LT(stop, 200 + 1000 + 1000 + 125) << "the window drains within its cap, the wait within another";
+    EXPECT_GT(stop + 1 - oldest_waiting, 1032) << "a packet had waited more than the limit";
+    EXPECT_LE(stop + 1 - oldest_waiting, 1032 + 125) << "and not more than a check period beyond it";
+    EXPECT_LT(stop, 200 + 1000 + 1032 + 125) << "the window drains within its cap, the wait within the limit";
     const json& d = s.at("repetitions");
     EXPECT_LT(d.at("completed").get<int>(), 3);
     EXPECT_EQ(d.at("started").get<int>(), d.at("completed").get<int>() + 1);
     bytes[fast] = read_file(out / "summary.json") + read_file(out / "messages.csv") + read_file(out / "repetitions.csv");
+  }
+  EXPECT_EQ(bytes[0], bytes[1]) << "the same bytes with and without the fast paths";
+}
+
+// A schedule's worms hold their channels, and background packets wait behind
+// them, for as long as their flits take, at any load: the backlog's limit is
+// the cap plus the schedule's flit span (4 steps of 1500 flits here). Packets
+// wait up to about 2,400 cycles behind 1500-flit worms at a light load, and
+// both repetitions complete (with the cap alone as the limit, this run
+// stopped as saturated at cycle 2,579 with none completed).
+TEST(Repetitions, LongScheduleMessagesAreNotABacklog) {
+  TempDir tmp;
+  std::string bytes[2];
+  for (int fast = 0; fast < 2; ++fast) {
+    const fs::path out = tmp / (fast ? "fast" : "slow");
+    const Result r = run_wormsim(
+        {"run", default_config().string(), "--set", "network.dims=[4,4]", "--set",
+         "schedule={algorithm: binomial, flits: 1500, repeat: {count: 2, start_cycle: 1500}}", "--set",
+         "traffic={pattern: uniform, rate: 0.002, flits: 4, warmup_cycles: 100, measure_cycles: 100}", "--set",
+         "output.host_timing=false", "--quiet", "--out", out.string(), "--set",
+         std::string("run.fast_paths=") + (fast ? "true" : "false")},
+        tmp.path(), 60);
+    EXPECT_EXIT_CODE(r, 0);
+    const json s = summary_of(out);
+    EXPECT_EQ(s.at("status"), "completed");
+    EXPECT_EQ(s.at("load").at("saturated"), false);
+    EXPECT_EQ(s.at("load").at("backlogged"), false);
+    EXPECT_EQ(s.at("repetitions").at("completed"), 2);
+    long longest_wait = 0;
+    for (const auto& m : csv_rows(out / "messages.csv"))
+      if (m.at("step") == "-1")
+        longest_wait = std::max(longest_wait, std::stol(m.at("inject")) - std::stol(m.at("release")));
+    EXPECT_GT(longest_wait, 2 * 1000) << "packets waited at their interfaces well beyond the cap";
+    bytes[fast] = read_file(out / "summary.json") + read_file(out / "messages.csv");
   }
   EXPECT_EQ(bytes[0], bytes[1]) << "the same bytes with and without the fast paths";
 }
