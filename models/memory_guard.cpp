@@ -45,6 +45,28 @@ double virtual_bytes() {
   return pages * static_cast<double>(sysconf(_SC_PAGE_SIZE));
 }
 
+std::string file_text(const char* path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// A "Key:   N kB" line of /proc/meminfo, in bytes; negative if absent.
+double meminfo_bytes(const std::string& meminfo, const std::string& key) {
+  const std::string at = "\n" + key + ":";
+  const size_t pos = ("\n" + meminfo).find(at);
+  if (pos == std::string::npos) return -1;
+  const char* p = meminfo.c_str() + pos + key.size() + 1;
+  char* end = nullptr;
+  const double kib = std::strtod(p, &end);
+  return end == p || kib < 0 ? -1 : kib * 1024.0;
+}
+
+// /proc/meminfo is read only under strict overcommit: the mode's file is one byte.
+double commit_left_now() {
+  const std::string mode = file_text("/proc/sys/vm/overcommit_memory");
+  return commit_left_after(0, mode, mode.empty() || mode[0] != '2' ? std::string() : file_text("/proc/meminfo"));
+}
+
 // The virtual size when the command started (run_guarded): estimates cover
 // everything the command allocates, including what it already has when it
 // checks again after reading its input, so the limit is measured from there.
@@ -54,9 +76,15 @@ double g_start_virtual_bytes = 0;
 double g_start_commit_left = std::numeric_limits<double>::quiet_NaN();
 double g_held_early_bytes = 0;
 
-double commit_left_now();
-
 }  // namespace
+
+double commit_left_after(double bytes, const std::string& overcommit_mode, const std::string& meminfo) {
+  constexpr double kUnbounded = std::numeric_limits<double>::infinity();
+  if (overcommit_mode.empty() || overcommit_mode[0] != '2') return kUnbounded;
+  const double limit = meminfo_bytes(meminfo, "CommitLimit"), committed = meminfo_bytes(meminfo, "Committed_AS");
+  if (limit < 0 || committed < 0) return kUnbounded;
+  return limit - committed - bytes;
+}
 
 void set_memory_held_early(double bytes) { g_held_early_bytes = bytes; }
 
@@ -86,44 +114,6 @@ AvailableMemory available_memory() {
   }
   return a;
 }
-
-namespace {
-
-std::string file_text(const char* path) {
-  std::ifstream in(path);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
-// A "Key:   N kB" line of /proc/meminfo, in bytes; negative if absent.
-double meminfo_bytes(const std::string& meminfo, const std::string& key) {
-  const std::string at = "\n" + key + ":";
-  const size_t pos = ("\n" + meminfo).find(at);
-  if (pos == std::string::npos) return -1;
-  const char* p = meminfo.c_str() + pos + key.size() + 1;
-  char* end = nullptr;
-  const double kib = std::strtod(p, &end);
-  return end == p || kib < 0 ? -1 : kib * 1024.0;
-}
-
-}  // namespace
-
-double commit_left_after(double bytes, const std::string& overcommit_mode, const std::string& meminfo) {
-  constexpr double kUnbounded = std::numeric_limits<double>::infinity();
-  if (overcommit_mode.empty() || overcommit_mode[0] != '2') return kUnbounded;
-  const double limit = meminfo_bytes(meminfo, "CommitLimit"), committed = meminfo_bytes(meminfo, "Committed_AS");
-  if (limit < 0 || committed < 0) return kUnbounded;
-  return limit - committed - bytes;
-}
-
-namespace {
-
-// /proc/meminfo is read only under strict overcommit: the mode's file is one byte.
-double commit_left_now() {
-  const std::string mode = file_text("/proc/sys/vm/overcommit_memory");
-  return commit_left_after(0, mode, mode.empty() || mode[0] != '2' ? std::string() : file_text("/proc/meminfo"));
-}
-
-}  // namespace
 
 void note_command_start() {
   g_start_virtual_bytes = virtual_bytes();
