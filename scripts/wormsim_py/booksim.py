@@ -5,7 +5,8 @@ the BookSim2 configuration that simulates the same work: the same topology and s
 (dimension order), VCs, buffer depth, packet length, uniform Bernoulli load in packets per node
 and cycle, and cycles of injection (two 20,000-cycle sample periods, as B1's `traffic.cycles`).
 BookSim2's pipeline is matched too: a hop costs 3 cycles in its router and 1 on the link, so
-wormsim runs with `timing.router_delay: 3` (docs/performance.md, "Against BookSim2").
+wormsim runs with `timing.router_delay: 3` (docs/performance.md, "Against BookSim2"); on a torus
+too, where BookSim2 must be told (`use_noc_latency = 0`, below).
 
 Two workloads go beyond B1's: minimal adaptive routing (wormsim's `minimal-adaptive`, Duato's
 protocol with a dimension-order escape VC, against BookSim2's `min_adapt`, the same scheme, with
@@ -42,6 +43,10 @@ BOOKSIM_BASE = {
     "traffic": "uniform", "packet_size": 16, "injection_rate": 0.005, "injection_rate_uses_flits": 0,
     "sim_type": "latency", "warmup_periods": 1, "sample_period": 20000, "max_samples": 2,
     "latency_thres": "-1.0", "priority": "none", "seed": 1,
+    # One cycle on every link, as wormsim's timing.link_delay: by default (use_noc_latency = 1)
+    # BookSim2's k-ary n-cube gives a torus's links 2 cycles each, channels and credits (a folded
+    # torus's links are twice a mesh's), which adds a cycle per hop and one to the credit loop.
+    "use_noc_latency": 0,
 }
 
 # wormsim's side: B1 with BookSim2's pipeline.

@@ -80,6 +80,8 @@ def test_each_workload_simulates_the_same_network_and_load_on_both_sides(wormsim
     assert traffic["flits"] == [{"flits": b["packet_size"], "weight": 1.0}]
     # BookSim2's pipeline: 3 cycles in the router, 1 on the link, credits after 1.
     assert (timing["router_delay"], timing["link_delay"], timing["credit_delay"]) == (3, 1, 1)
+    # One cycle per link on BookSim2's side too: its tori get 2-cycle links unless use_noc_latency is 0.
+    assert b["use_noc_latency"] == 0 and b["credit_delay"] == 1
     assert b["warmup_periods"] == 1 and b["max_samples"] == 2
     if w.window:
         # BookSim2: one warm-up period, then one sample period, then its drain; wormsim the same phases.
