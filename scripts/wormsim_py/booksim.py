@@ -24,6 +24,10 @@ its measured packets have drained): BookSim2 counts the routers a packet passes,
 its links (a self-addressed packet passes one router, no link), and its average takes in the
 self-addressed packets.
 
+`scripts/bench --booksim PATH --latency RATES` compares what the two simulate rather than how fast:
+each workload's network as a measured load run at each rate, on both sides (latency_settings), and
+the mean packet and network latencies and accepted flit rates of each.
+
 Standard library only. BookSim2 is never vendored or needed by tests: this module writes its
 configuration, runs the binary it is given and reads its report.
 """
@@ -123,12 +127,21 @@ _REPORT = {
 }
 
 
-def parse_booksim_report(text):
+# The overall means of a measured run (the per-sample lines above them print "average=" without a space,
+# and the overall ones come last).
+_LATENCY_REPORT = {
+    "packet_latency": r"Packet latency average = ([0-9.eE+-]+)",
+    "network_latency": r"Network latency average = ([0-9.eE+-]+)",
+    "accepted_flit_rate": r"Accepted flit rate average = ([0-9.eE+-]+)",
+}
+
+
+def parse_booksim_report(text, patterns=None):
     """The figures of BookSim2's overall report; ValueError naming what is missing.
 
     Its exit status is not a verdict (it exits 0 after some failures), so the report decides."""
     out = {}
-    for key, pattern in _REPORT.items():
+    for key, pattern in (patterns or _REPORT).items():
         found = re.findall(pattern, text)
         if not found:
             tail = "\n".join(text.strip().splitlines()[-5:])
@@ -136,6 +149,32 @@ def parse_booksim_report(text):
                              f"(did the run finish?); its last lines:\n{tail}")
         out[key] = float(found[-1])
     return out
+
+
+_OVERALL = "====== Overall Traffic Statistics ======"
+
+
+def parse_booksim_latency(text):
+    """BookSim2's overall mean packet and network latencies (cycles) and accepted flit rate.
+
+    Read after the overall heading only: each sample's report above it prints the same latency lines."""
+    at = text.find(_OVERALL)
+    if at < 0:
+        tail = "\n".join(text.strip().splitlines()[-5:])
+        raise ValueError(f"BookSim2 output has no \"{_OVERALL}\" section (did the run finish?); its last lines:\n{tail}")
+    return parse_booksim_report(text[at:], _LATENCY_REPORT)
+
+
+def latency_settings(workload, rate, cycles):
+    """A measured load run of `workload` at `rate` packets/node/cycle on both sides: `cycles` of
+    warm-up, then `cycles` measured, then each one's drain. Returns wormsim's --set list (the
+    workload's, its traffic replaced by the phases) and BookSim2's settings (one warm-up period and
+    one sample period)."""
+    flits = workload.booksim["packet_size"]
+    phases = (f"traffic={{pattern: uniform, rate: {rate}, flits: {flits}, "
+              f"warmup_cycles: {cycles}, measure_cycles: {cycles}}}")
+    booksim = dict(workload.booksim, injection_rate=rate, warmup_periods=1, sample_period=cycles, max_samples=1)
+    return workload.wormsim_sets + [phases], booksim
 
 
 def booksim_flit_hops(workload, report):

@@ -62,12 +62,8 @@ def test_booksim_flit_hops_count_links_as_wormsim_does(wormsim, tmp_path):
     assert abs(theirs - expected) / expected < 0.01, (theirs, ours)
 
 
-@pytest.mark.parametrize("w", bs.WORKLOADS, ids=lambda w: w.name)
-def test_each_workload_simulates_the_same_network_and_load_on_both_sides(wormsim, tmp_path, w):
-    b = w.booksim
-    # Shortened for the test; the phases themselves are compared from the workload's settings below.
-    short = ["traffic.warmup_cycles=20", "traffic.measure_cycles=30"] if w.window else ["traffic.cycles=50"]
-    s = _run_wormsim(wormsim, tmp_path, w.wormsim_sets + short, w.name)
+def _assert_same_network(s, b):
+    """wormsim's summary `s` and BookSim2's settings `b` describe one network, router and packet length."""
     net, traffic, timing = s["config"]["network"], s["config"]["traffic"], s["config"]["timing"]
     assert net["topology"] == b["topology"]
     assert net["dims"] == [b["k"]] * b["n"]
@@ -75,13 +71,49 @@ def test_each_workload_simulates_the_same_network_and_load_on_both_sides(wormsim
     assert net["vcs"] == b["num_vcs"] and net["buffer_flits"] == b["vc_buf_size"]
     # wormsim's adaptive VCs wait for the buffer downstream to empty: BookSim2's wait_for_tail_credit.
     assert b["wait_for_tail_credit"] == (1 if net["routing"] == "minimal-adaptive" else 0)
-    assert traffic["pattern"] == b["traffic"] == "uniform" and traffic.get("injection", "bernoulli") == "bernoulli"
-    assert traffic["rate"] == b["injection_rate"] and b["injection_rate_uses_flits"] == 0
-    assert traffic["flits"] == [{"flits": b["packet_size"], "weight": 1.0}]
     # BookSim2's pipeline: 3 cycles in the router, 1 on the link, credits after 1.
     assert (timing["router_delay"], timing["link_delay"], timing["credit_delay"]) == (3, 1, 1)
     # One cycle per link on BookSim2's side too: its tori get 2-cycle links unless use_noc_latency is 0.
     assert b["use_noc_latency"] == 0 and b["credit_delay"] == 1
+    assert traffic["pattern"] == b["traffic"] == "uniform" and traffic.get("injection", "bernoulli") == "bernoulli"
+    assert traffic["rate"] == b["injection_rate"] and b["injection_rate_uses_flits"] == 0
+    assert traffic["flits"] == [{"flits": b["packet_size"], "weight": 1.0}]
+
+
+@pytest.mark.parametrize("w", bs.WORKLOADS, ids=lambda w: w.name)
+def test_each_workload_as_a_latency_run_has_the_same_phases_on_both_sides(wormsim, tmp_path, w):
+    """--latency: the workload's network at another load, measured the same way: one warm-up period
+    and one sample period on BookSim2's side, as many warm-up and measured cycles on wormsim's."""
+    sets, b = bs.latency_settings(w, 0.003, 40)
+    s = _run_wormsim(wormsim, tmp_path, sets, w.name)
+    _assert_same_network(s, b)
+    traffic = s["config"]["traffic"]
+    assert b["injection_rate"] == 0.003 and b["packet_size"] == w.booksim["packet_size"]
+    assert (b["warmup_periods"], b["sample_period"], b["max_samples"]) == (1, 40, 1)
+    assert traffic["warmup_cycles"] == traffic["measure_cycles"] == 40 and "cycles" not in traffic
+    assert s["load"]["warmup_cycles"] == s["load"]["measure_cycles"] == 40
+    # The speed comparison's own settings are untouched.
+    assert w.booksim["max_samples"] == 2 and w.booksim["injection_rate"] != 0.003
+
+
+def test_the_latency_report_is_read_from_its_overall_section():
+    with open(REPORT) as f:
+        text = f.read()
+    # Not the two samples' lines above it (46.792 and 46.6905 cycles).
+    assert bs.parse_booksim_latency(text) == {"packet_latency": 46.6845, "network_latency": 45.8313,
+                                              "accepted_flit_rate": 0.0799305}
+    with pytest.raises(ValueError) as e:
+        bs.parse_booksim_latency(text[:text.index("====== Overall")])
+    assert "Overall Traffic Statistics" in str(e.value) and "did the run finish?" in str(e.value)
+
+
+@pytest.mark.parametrize("w", bs.WORKLOADS, ids=lambda w: w.name)
+def test_each_workload_simulates_the_same_network_and_load_on_both_sides(wormsim, tmp_path, w):
+    b = w.booksim
+    # Shortened for the test; the phases themselves are compared from the workload's settings below.
+    short = ["traffic.warmup_cycles=20", "traffic.measure_cycles=30"] if w.window else ["traffic.cycles=50"]
+    s = _run_wormsim(wormsim, tmp_path, w.wormsim_sets + short, w.name)
+    _assert_same_network(s, b)
     assert b["warmup_periods"] == 1 and b["max_samples"] == 2
     if w.window:
         # BookSim2: one warm-up period, then one sample period, then its drain; wormsim the same phases.
@@ -150,3 +182,44 @@ def test_the_comparison_writes_rates_and_ratios(wormsim, tmp_path):
     assert r["booksim_settings"]["k"] == 8 and "network.dims=[8,8]" in r["wormsim_sets"]
     row = next(line for line in p.stdout.splitlines() if line.startswith("b1_8x8"))
     assert f"{r['ratio']:.1f}x" in row
+
+
+def test_the_latency_comparison_writes_both_sides_figures(wormsim, tmp_path):
+    """--latency end to end with a stand-in that prints the real report: wormsim's measured run and
+    BookSim2's overall means, in the table and the JSON."""
+    fake = _fake_booksim(tmp_path, f"cat '{REPORT}'\n")
+    p = _bench("--booksim", fake, "--latency", "0.005,0.01", "--latency-cycles", "200", "-k", "b1_8x8",
+               "--binary", wormsim, "--json", str(tmp_path / "bench.json"))
+    assert p.returncode == 0, p.stderr
+    with open(tmp_path / "booksim-latency.json") as f:
+        got = json.load(f)
+    assert got["rates"] == [0.005, 0.01] and got["cycles"] == 200
+    assert sorted(got["results"]) == ["b1_8x8-0.005", "b1_8x8-0.01"]
+    for point, r in got["results"].items():
+        assert r["booksim"] == {"packet_latency": 46.6845, "network_latency": 45.8313, "accepted_flit_rate": 0.0799305}
+        ours = r["wormsim"]
+        # An 8x8 mesh at these loads: at least the zero-load latency of a 16-flit packet over one hop.
+        assert ours["packet_latency"] >= ours["network_latency"] >= 15 + 2 * 3 + 1
+        assert 0 < ours["accepted_flit_rate"] and ours["saturated"] is False
+        assert r["booksim_settings"]["injection_rate"] == r["rate"] and r["booksim_settings"]["sample_period"] == 200
+        line = next(x for x in p.stdout.splitlines() if x.startswith("b1_8x8") and f"{r['rate']:g}" in x.split()[1])
+        assert f"{ours['packet_latency']:.2f}" in line and "46.68" in line
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--latency", "0.01,abc"], "'abc' is not a load"),
+    (["--latency", "0"], "'0' is not a load"),
+    (["--latency", "1.5"], "'1.5' is not a load"),
+    (["--latency", "0.01", "--latency-cycles", "0"], "--latency-cycles: 0"),
+    (["--latency", "0.01", "-r", "3"], "-r does not apply to --latency"),
+])
+def test_bad_latency_options_are_refused(wormsim, tmp_path, args, message):
+    fake = _fake_booksim(tmp_path, f"cat '{REPORT}'\n")
+    p = _bench("--booksim", fake, *args, "-k", "b1_8x8", "--binary", wormsim, "--json", str(tmp_path / "b.json"))
+    assert p.returncode == 1 and message in p.stderr, p.stderr
+    assert not (tmp_path / "booksim-latency.json").exists()
+
+
+def test_latency_without_booksim_is_refused(wormsim, tmp_path):
+    p = _bench("--latency", "0.01", "--binary", wormsim, "--json", str(tmp_path / "b.json"))
+    assert p.returncode == 1 and "--latency compares with BookSim2" in p.stderr
