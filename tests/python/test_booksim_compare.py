@@ -206,6 +206,19 @@ def test_the_latency_comparison_writes_both_sides_figures(wormsim, tmp_path):
         assert f"{ours['packet_latency']:.2f}" in line and "46.68" in line
 
 
+def test_a_saturated_latency_point_is_reported_as_such(wormsim, tmp_path):
+    """Past saturation wormsim's run stops as saturated (exit 3): its figures are still written, marked."""
+    fake = _fake_booksim(tmp_path, f"cat '{REPORT}'\n")
+    p = _bench("--booksim", fake, "--latency", "0.05", "--latency-cycles", "300", "-k", "b1_8x8",
+               "--binary", wormsim, "--json", str(tmp_path / "bench.json"))
+    assert p.returncode == 0, p.stderr
+    with open(tmp_path / "booksim-latency.json") as f:
+        ours = json.load(f)["results"]["b1_8x8-0.05"]["wormsim"]
+    # 0.8 flits/node/cycle offered to an 8x8 mesh that accepts about a third of that.
+    assert ours["saturated"] is True and ours["accepted_flit_rate"] < 0.4
+    assert next(x for x in p.stdout.splitlines() if x.startswith("b1_8x8")).endswith("(saturated)")
+
+
 @pytest.mark.parametrize("args, message", [
     (["--latency", "0.01,abc"], "'abc' is not a load"),
     (["--latency", "0"], "'0' is not a load"),
