@@ -127,13 +127,16 @@ _REPORT = {
 }
 
 
-# The overall means of a measured run (the per-sample lines above them print "average=" without a space,
-# and the overall ones come last).
+# The overall means of a measured run, read after its overall heading (parse_booksim_latency).
 _LATENCY_REPORT = {
     "packet_latency": r"Packet latency average = ([0-9.eE+-]+)",
     "network_latency": r"Network latency average = ([0-9.eE+-]+)",
     "accepted_flit_rate": r"Accepted flit rate average = ([0-9.eE+-]+)",
 }
+
+
+def _last_lines(text):
+    return "\n".join(text.strip().splitlines()[-5:])
 
 
 def parse_booksim_report(text, patterns=None):
@@ -144,7 +147,7 @@ def parse_booksim_report(text, patterns=None):
     for key, pattern in (patterns or _REPORT).items():
         found = re.findall(pattern, text)
         if not found:
-            tail = "\n".join(text.strip().splitlines()[-5:])
+            tail = _last_lines(text)
             raise ValueError(f"BookSim2 output has no \"{pattern.split('(')[0].strip()}\" line "
                              f"(did the run finish?); its last lines:\n{tail}")
         out[key] = float(found[-1])
@@ -160,8 +163,8 @@ def parse_booksim_latency(text):
     Read after the overall heading only: each sample's report above it prints the same latency lines."""
     at = text.find(_OVERALL)
     if at < 0:
-        tail = "\n".join(text.strip().splitlines()[-5:])
-        raise ValueError(f"BookSim2 output has no \"{_OVERALL}\" section (did the run finish?); its last lines:\n{tail}")
+        raise ValueError(f"BookSim2 output has no \"{_OVERALL}\" section (did the run finish?); "
+                         f"its last lines:\n{_last_lines(text)}")
     return parse_booksim_report(text[at:], _LATENCY_REPORT)
 
 
