@@ -3,9 +3,12 @@ network and load as the wormsim side, BookSim2's report is read right, and its f
 counted as wormsim counts them. BookSim2 itself is never needed: its report below is the real
 output of BookSim2 master (28f4329) on the b1_8x8 workload, kept as data."""
 
+import importlib.machinery
+import importlib.util
 import json
 import os
 import stat
+import statistics
 import subprocess
 
 import pytest
@@ -15,6 +18,15 @@ from wormsim_py import booksim as bs
 
 REPORT = os.path.join(REPO, "tests", "python", "data", "booksim2_b1_8x8_report.txt")
 B1 = os.path.join(REPO, "configs", "bench", "b1_uniform_16x16.yaml")
+
+
+def _bench_module():
+    """scripts/bench as a module (it has no .py suffix)."""
+    loader = importlib.machinery.SourceFileLoader("wormsim_bench", os.path.join(SCRIPTS, "bench"))
+    spec = importlib.util.spec_from_loader("wormsim_bench", loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
 
 
 def _workload(name):
@@ -182,6 +194,28 @@ def test_the_comparison_writes_rates_and_ratios(wormsim, tmp_path):
     assert r["booksim_settings"]["k"] == 8 and "network.dims=[8,8]" in r["wormsim_sets"]
     row = next(line for line in p.stdout.splitlines() if line.startswith("b1_8x8"))
     assert f"{r['ratio']:.1f}x" in row
+    # Each interleaved pair's own ratio, from that pair's two runs: the spread the medians hide.
+    assert len(r["wormsim_cpu_seconds_each"]) == len(r["booksim_cpu_seconds_each"]) == len(r["pair_ratios"]) == 2
+    for cpu_w, cpu_b, pair in zip(r["wormsim_cpu_seconds_each"], r["booksim_cpu_seconds_each"], r["pair_ratios"]):
+        if cpu_b == 0:  # the stand-in may take no measurable CPU time: no ratio, not an infinite one
+            assert pair is None
+            continue
+        assert pair == pytest.approx((r["wormsim_flit_hops"] / cpu_w) / (r["booksim_flit_hops"] / cpu_b))
+    measured = [x for x in r["pair_ratios"] if x is not None]
+    spread = f"{min(measured):.1f}-{max(measured):.1f}x" if measured else "-"
+    assert row.split()[-1] == spread
+    assert r["wormsim_cpu_seconds"] == pytest.approx(statistics.median(r["wormsim_cpu_seconds_each"]))
+
+
+@pytest.mark.parametrize("ours,theirs,expected", [
+    ((2.0, 100.0), (4.0, 10.0), 20.0),   # 50 flit-hops/s against 2.5
+    ((0.0, 100.0), (4.0, 10.0), None),   # a run too short to time
+    ((2.0, 100.0), (0.0, 10.0), None),
+    ((2.0, 100.0), (4.0, 0.0), None),    # a BookSim2 run that counted no flit-hops
+])
+def test_a_pair_ratio_is_flit_hops_per_cpu_second_of_each(ours, theirs, expected):
+    got = _bench_module().pair_ratio(ours, theirs)
+    assert got == (pytest.approx(expected) if expected is not None else None)
 
 
 def test_the_latency_comparison_writes_both_sides_figures(wormsim, tmp_path):
