@@ -24,6 +24,11 @@ its measured packets have drained): BookSim2 counts the routers a packet passes,
 its links (a self-addressed packet passes one router, no link), and its average takes in the
 self-addressed packets.
 
+Interface VCs: BookSim2's channels between a router and its node have `num_vcs` VCs (two packets may
+eject into one node at once, interleaved), wormsim's one-port interface one ejection channel and one
+injection buffer; BookSim2 has no setting for it, so the 2-VC workloads keep the difference
+(docs/performance.md: it is most of the 2-VC mesh's latency gap at moderate load).
+
 `scripts/bench --booksim PATH --latency RATES` compares what the two simulate rather than how fast:
 each workload's network as a measured load run at each rate, on both sides (latency_settings), and
 the mean packet and network latencies and accepted flit rates of each.
