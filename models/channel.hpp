@@ -138,6 +138,11 @@ class FlitQueue {
     if (tail_ != wrap(head_ + count_)) return false;
     return credit_at_ == (count_ < cap_ ? buf_[wrap(head_ + count_)].ready : kNoCredit);
   }
+  // Empty, and every slot seen free by the sender at cycle `now` (it holds all
+  // its credits back): the buffer a worm has left, as its sender sees it. Read
+  // from the slots' times, not the flit count, so that a router reading another
+  // router's buffer sees the same whichever of the two steps first in a cycle.
+  bool drained_by(uint64_t now) const { return count_ == 0 && all_credits_seen_by(now); }
   // For a consistent() queue: credits_in_flight(t) == 0, read from the free slot seen free last.
   bool all_credits_seen_by(uint64_t t) const { return count_ == cap_ || buf_[wrap(head_ + cap_ - 1u)].ready <= t; }
 

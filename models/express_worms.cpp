@@ -148,6 +148,8 @@ bool ExpressWorms::uses_a_link_twice(uint32_t msg) {
   const RouteHop* route = ctx_->route_of(msg);
   int node = topo.endpoint_router(m.src);
   for (int h = 0; h < m.hops; ++h) {
+    // Hops an adaptive function chooses (the first is chosen by now): a minimal route, every router once.
+    if (route[h].port == kChosenInRouter) return false;
     const int link = topo.link_id(node, route[h].port);
     if (link_seen_[static_cast<size_t>(link)] == checks_) return true;
     link_seen_[static_cast<size_t>(link)] = checks_;

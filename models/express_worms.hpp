@@ -92,10 +92,11 @@ class Router;
 class ExpressWorms {
  public:
   explicit ExpressWorms(SimContext* ctx) : ctx_(ctx) {}
-  // A worm qualifies only with a route known when its header leaves the
-  // source: not under an adaptive routing function, whose hops are chosen as
-  // the header goes.
-  static bool enabled(const SimContext& ctx) { return ctx.fast_paths && !ctx.adaptive_routing; }
+  // Under an adaptive routing function too: a stage is linked to the next
+  // from the output its router gave the header (link_next_stage), never from
+  // the route ahead, and adaptive routes are minimal, so no two stages of a
+  // worm share a buffer.
+  static bool enabled(const SimContext& ctx) { return ctx.fast_paths; }
   // A worm that fits in one buffer has too few body moves to repay its stages
   // (their joining, linking and release) and, with several VCs per port, their
   // hand-backs; with one VC, from kFlitsWorthJoining flits on it repays them

@@ -278,8 +278,10 @@ const std::vector<RouteOutput>& Router::ask_routing(int in_vc, const Flit& head)
 // order for the shipped functions), then to the lowest VC. Under a function
 // that needs it (RoutingFunction::needs_empty_vcs: Duato's protocol), a VC is
 // free only once the previous worm's flits have all left its downstream
-// buffer (BookSim's wait_for_tail_credit). The hop taken is written into the
-// message's route.
+// buffer and their credits are back (BookSim's wait_for_tail_credit: a
+// buffer emptied in this cycle is not free before credit_delay cycles later,
+// whichever router steps first). The hop taken is written into the message's
+// route.
 bool Router::allocate_adaptive(int in_vc, const Flit& head, uint64_t now) {
   if (in_vc < 64 && (held_tries_ & bit(in_vc))) {
 #ifdef WORMSIM_CHECKED
@@ -295,7 +297,7 @@ bool Router::allocate_adaptive(int in_vc, const Flit& head, uint64_t now) {
       const int ovc = o.port * vcs_ + v;
       if (out_[ovc].owner != kNoMessage) continue;
       all_held = false;
-      if (ctx_->adaptive_empty_vcs && !out_[ovc].down->empty()) continue;
+      if (ctx_->adaptive_empty_vcs && !out_[ovc].down->drained_by(now)) continue;
       const int credits = out_[ovc].down->credits(now);
       if (best >= 0 && (o.tier > best_tier || (o.tier == best_tier && credits <= best_credits))) continue;
       best = ovc;
@@ -317,6 +319,7 @@ bool Router::allocate_adaptive(int in_vc, const Flit& head, uint64_t now) {
   out_[best].since = now;
   in_[in_vc].out = best;
   holding_vcs_ |= vc_bit(in_vc);
+  if (express_outs_ != 0 && (express_outs_ & bit(hop.port))) output_port_shared(hop.port);
   return true;
 }
 

@@ -506,7 +506,7 @@ static std::vector<std::vector<std::string>> fast_path_cases() {
        "network.topology=hypercube", "--set", "network.dims=[5]", "--set", "network.vcs=16", "--set",
        "network.port_model=all-port", "--set", "network.buffer_flits=2", "--set",
        "traffic={pattern: uniform, rate: 0.15, flits: 3, cycles: 400}"},
-      // Adaptive routing functions (models/routing/): hops chosen in the router, no express worms.
+      // Adaptive routing functions (models/routing/): hops chosen in the router; express worms linked as they go.
       {kDefault, "--set", "schedule={algorithm: eye, source: eye, mode: eager, flits: 12}", "--set",
        "network.dims=[8,8]", "--set", "network.routing=west-first", "--set",
        "traffic={pattern: transpose, rate: 0.04, flits: 5, cycles: 500}"},
