@@ -666,6 +666,11 @@ TEST(CliRun, ExpressWormsCarryABroadcast) {
   EXPECT_EQ(traced.at("steady_worms"), 0);
   for (const char* f : {"messages.csv", "links.csv", "steps.csv"})
     EXPECT_EQ(read_file(tmp / "one_vc" / f), read_file(tmp / "traced" / f)) << f;
+  // Under an adaptive routing function the worms go express too: each stage is linked from the
+  // output its router chose, so the express loop makes most of the moves.
+  const json adaptive = host("adaptive", {"--set", "network.vcs=2", "--set", "network.routing=minimal-adaptive"});
+  EXPECT_EQ(adaptive.at("express_worms"), 63) << adaptive.dump();
+  EXPECT_GT(2 * adaptive.at("express_flit_moves").get<long>(), all_moves) << adaptive.dump();
   // With two VCs per port the worms go express too, but are never frozen: another worm may come in any cycle.
   const json two_vcs = host("two_vcs", {"--set", "network.vcs=2"});
   EXPECT_EQ(two_vcs.at("express_worms"), 63) << two_vcs.dump();
