@@ -145,6 +145,8 @@ class FlitQueue {
   bool drained_by(uint64_t now) const { return count_ == 0 && all_credits_seen_by(now); }
   // For a consistent() queue: credits_in_flight(t) == 0, read from the free slot seen free last.
   bool all_credits_seen_by(uint64_t t) const { return count_ == cap_ || buf_[wrap(head_ + cap_ - 1u)].ready <= t; }
+  // When the sender sees the free slot freed last (all_credits_seen_by from then on); kNoCredit while full.
+  uint64_t last_credit_time() const { return count_ == cap_ ? kNoCredit : buf_[wrap(head_ + cap_ - 1u)].ready; }
 
  private:
   // Indices stay below 2 * cap_, so one compare replaces a division on every flit.

@@ -581,6 +581,9 @@ uint64_t Router::next_timed_event(uint64_t now) const {
     const FlitQueue& q = in_[i].q;
     if (q.front_ready() > now) next = std::min(next, q.front_ready());
     if (q.credit_time() > now) next = std::min(next, q.credit_time());
+    // Under Duato's rule a free VC becomes takeable once its last credit is
+    // seen (FlitQueue::drained_by), after its first: a head may wait for that alone.
+    if (ctx_->adaptive_empty_vcs && q.last_credit_time() > now) next = std::min(next, q.last_credit_time());
   }
   return next;
 }

@@ -152,7 +152,8 @@ class Router {
   void end_express(int in_vc, int ip, const Flit& tail, uint64_t now);
 
   // The earliest cycle after `now` at which something in its buffers falls due
-  // (a front flit becomes ready, a credit is seen upstream); kNever if none.
+  // (a front flit becomes ready, a credit is seen upstream, and under Duato's
+  // rule the last credit of a buffer, FlitQueue::drained_by); kNever if none.
   uint64_t next_timed_event(uint64_t now) const;
   // Charges every ready head `cycles` stall cycles: what charge_stalls does in
   // that many cycles of a network in which nothing moves and nothing falls due.

@@ -70,6 +70,41 @@ TEST(CliWatchdog, LongLinkDelayIsNotADeadlock) {
   EXPECT_CONTAINS(r.out, "completion:  16044 cycles\n");
 }
 
+// Three one-flit worms down a line under minimal-adaptive (Duato's rule: a
+// head takes a VC only once its downstream buffer is empty and every credit is
+// back). The first two take both VCs of the link; the third waits 70 cycles of
+// credit delay for one of them, with nothing else to move and the buffers'
+// first credits already back. The watchdog took that for a deadlock (a 2-cycle
+// watchdog: "no_progress"), and with it off the run was skipped to the cycle
+// limit as frozen: the wait for a buffer's last credit is a timed event too.
+TEST(CliWatchdog, WaitingForADrainedBufferIsNotADeadlock) {
+  TempDir tmp;
+  write_file(tmp / "line.json",
+             R"({"wormsim_schedule": 1, "topology": {"kind": "line", "dims": [3]}, "flits": 1,
+                 "steps": [[{"src": [0], "dst": [2]}, {"src": [0], "dst": [2]}, {"src": [0], "dst": [2]}]]})");
+  write_file(tmp / "line.yaml",
+             "network: {topology: line, dims: [3], vcs: 2, buffer_flits: 4, routing: minimal-adaptive}\n"
+             "timing: {router_delay: 1, link_delay: 1, credit_delay: 70}\n"
+             "schedule: {file: line.json, mode: eager}\noutput: {host_timing: false}\n");
+  std::string messages;
+  for (const char* watchdog : {"2", "0", "100000"}) {
+    for (const char* fast : {"true", "false"}) {
+      SCOPED_TRACE(std::string("watchdog ") + watchdog + ", fast paths " + fast);
+      const fs::path out = tmp / (std::string(watchdog) + fast);
+      const Result r = run_wormsim({"run", "line.yaml", "--set", std::string("run.watchdog_cycles=") + watchdog, "--set",
+                                    std::string("run.fast_paths=") + fast, "--out", out.string()},
+                                   tmp.path(), 20);
+      EXPECT_EXIT_CODE(r, 0);
+      EXPECT_CONTAINS(r.out, "status:      completed\n");
+      const std::string m = read_file(out / "messages.csv");
+      // The third worm: released at cycle 2, its header out at cycle 77 after 70 cycles blocked.
+      EXPECT_CONTAINS(m, "\n2,0,2,0,2,\"(0)\",\"(2)\",\"\",1,2,2,2,77,77,75,5,70,");
+      if (messages.empty()) messages = m;
+      EXPECT_EQ(m, messages);
+    }
+  }
+}
+
 // The deadlocked ring with the watchdog off used to be stepped cycle by cycle
 // up to max_cycles (10^9: about 17 minutes); nothing can move, so it ends there at once.
 TEST(CliWatchdog, StuckRingWithTheWatchdogOffEndsAtTheCycleLimitAtOnce) {
