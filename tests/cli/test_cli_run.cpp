@@ -541,6 +541,9 @@ static std::vector<std::vector<std::string>> fast_path_cases() {
       // ... all-port interfaces sharing a router, two VCs, transpose traffic between endpoints ...
       {kCmesh, "--set", "network.port_model=all-port", "--set", "network.vcs=2", "--set",
        "traffic={pattern: transpose, rate: 0.04, flits: 5, cycles: 600}", "--set", "network.buffer_flits=2"},
+      // ... minimal-adaptive with two VCs, endpoints of one router leaving through the same ports ...
+      {kCmesh, "--set", "schedule.mode=eager", "--set", "network.vcs=2", "--set", "network.routing=minimal-adaptive",
+       "--set", "traffic={pattern: uniform, rate: 0.04, flits: [3, 10], cycles: 500}"},
       // ... and k-port with 1-flit buffers under heavier uniform load.
       {kCmesh, "--set", "network.port_model=2-port", "--set", "network.buffer_flits=1", "--set",
        "network.concentration=3", "--set", "schedule=null", "--set",
