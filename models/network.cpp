@@ -446,6 +446,10 @@ uint64_t Network::next_interface_wake() const {
 // once per cycle.
 void Network::tick() {
   try {
+    if (trace_catch_up_) {  // nothing moves from the frozen cycle on: only the trace's time was left
+      trace_catch_up_ = false;
+      return;
+    }
     tick_cycles();
   } catch (const std::exception&) {
     failure_ = std::current_exception();  // no next trigger: the simulation ends here
@@ -459,6 +463,10 @@ void Network::tick_cycles() {
       next_trigger(sc_core::sc_time(static_cast<double>(cycle_ - from), sc_core::SC_NS));
       return;
     }
+  if (trace_catch_up_) {
+    if (cycle_ - 1 > from) next_trigger(sc_core::sc_time(static_cast<double>(cycle_ - 1 - from), sc_core::SC_NS));
+    else trace_catch_up_ = false;
+  }
   // The run is over: what the express loop kept for the next worms serves the outputs instead.
   express_.release_storage();
 }
@@ -547,9 +555,9 @@ bool Network::step_cycle() {
 uint64_t Network::next_timed_event(uint64_t now) const {
   uint64_t next = kNever;
   for (size_t i = 0; i < routers_.size(); ++i) next = std::min(next, routers_[i]->next_timed_event(now));
-  for (size_t w = 0; w < active_ni_bits_.size(); ++w)
-    for (uint64_t bits = active_ni_bits_[w]; bits; bits &= bits - 1)
-      next = std::min(next, nis_[w * 64 + static_cast<size_t>(__builtin_ctzll(bits))]->next_startup_end(now));
+  // Every interface, not only the active ones: one whose channels all carry
+  // express worms sleeps until a tail goes in, with messages still queued.
+  for (size_t i = 0; i < nis_.size(); ++i) next = std::min(next, nis_[i]->next_startup_end(now));
   for (const TrafficSource* src : sources_) next = std::min(next, std::max(now + 1, src->next_event()));
   return next;
 }
@@ -578,38 +586,62 @@ void Network::skip_frozen(uint64_t now) {
   express_.sync(now);
   status_ = RunStatus::CycleLimit;
   cycle_ = params_.max_cycles;
+  trace_catch_up_ = !traced_buffered_.empty();
 }
 
-// Follows "waits for" edges between blocked heads until one repeats: that loop
-// is the deadlock (returns true). Without one, lists every blocked head.
-bool Network::find_wait_cycle(uint64_t now) {
+// The blocked worms, each with the one it waits for, in the order they were found.
+struct Network::WaitGraph {
   std::unordered_map<uint32_t, WaitEdge> waits;
   std::vector<uint32_t> order;
+  void add(const WaitEdge& e) {
+    if (waits.emplace(e.msg, e).second) order.push_back(e.msg);
+  }
+};
+
+// Follows "waits for" edges between blocked heads until one repeats: that loop
+// is the deadlock (returns true). Without one, lists every blocked head at the
+// front of a VC. Heads queued behind another worm's flits are looked at only
+// when the fronts alone close no loop: a run of one-flit worms can deadlock
+// through them (each front waits for an output whose last holder has already
+// moved its whole worm into a buffer, behind the worm that fills it).
+bool Network::find_wait_cycle(uint64_t now) {
+  WaitGraph g;
   for (size_t i = 0; i < routers_.size(); ++i)
-    for (const auto& w : routers_[i]->waiting_heads(now)) {
-      const Router* r = routers_[i];
-      if (waits.count(w.msg)) continue;
-      waits.emplace(w.msg, WaitEdge{r->node(), w.in_port, w.vc, w.msg, w.blocker, w.out_port});
-      order.push_back(w.msg);
-    }
-  // By id, not slot: a recycled slot says nothing of its message's age, and
-  // the cycle found must not depend on which records were recycled.
-  std::sort(order.begin(), order.end(), [this](uint32_t a, uint32_t b) { return message_id(a) < message_id(b); });
-  for (uint32_t start : order) {
+    for (const auto& w : routers_[i]->waiting_heads(now))
+      g.add(WaitEdge{routers_[i]->node(), w.in_port, w.vc, w.msg, w.blocker, w.out_port});
+  if (close_wait_cycle(g)) return true;
+  const std::vector<uint32_t> fronts = by_id(g.order);
+  for (size_t i = 0; i < routers_.size(); ++i)
+    for (const auto& w : routers_[i]->queued_heads())
+      g.add(WaitEdge{routers_[i]->node(), w.in_port, w.vc, w.msg, w.blocker, w.out_port, true});
+  if (g.order.size() > fronts.size() && close_wait_cycle(g)) return true;
+  for (uint32_t m : fronts) deadlock_.push_back(g.waits.at(m));
+  return false;
+}
+
+std::vector<uint32_t> Network::by_id(std::vector<uint32_t> slots) const {
+  std::sort(slots.begin(), slots.end(), [this](uint32_t a, uint32_t b) { return message_id(a) < message_id(b); });
+  return slots;
+}
+
+// The first loop met walking from each blocked worm in id order (not slot: a
+// recycled slot says nothing of its message's age, and the loop found must not
+// depend on which records were recycled), into deadlock_.
+bool Network::close_wait_cycle(const WaitGraph& g) {
+  for (uint32_t start : by_id(g.order)) {
     std::vector<uint32_t> path;
     std::unordered_map<uint32_t, size_t> pos;
     uint32_t cur = start;
-    while (waits.count(cur) && !pos.count(cur)) {
+    while (g.waits.count(cur) && !pos.count(cur)) {
       pos[cur] = path.size();
       path.push_back(cur);
-      cur = waits[cur].blocker;
+      cur = g.waits.at(cur).blocker;
     }
     if (pos.count(cur)) {
-      for (size_t i = pos[cur]; i < path.size(); ++i) deadlock_.push_back(waits[path[i]]);
+      for (size_t i = pos[cur]; i < path.size(); ++i) deadlock_.push_back(g.waits.at(path[i]));
       return true;
     }
   }
-  for (uint32_t m : order) deadlock_.push_back(waits[m]);
   return false;
 }
 

@@ -55,6 +55,8 @@ struct WaitEdge {
   int node, in_port, vc;
   uint32_t msg, blocker;
   int out_port;
+  // The header is not at the front of its VC: it waits behind the flits of `blocker`, queued ahead of it.
+  bool queued = false;
 };
 
 class Network : public sc_core::sc_module {
@@ -188,6 +190,9 @@ class Network : public sc_core::sc_module {
   void wake_interface(NetworkInterface* ni, uint64_t when);
   void pass_headers_left();
   bool find_wait_cycle(uint64_t now);
+  struct WaitGraph;
+  bool close_wait_cycle(const WaitGraph& g);
+  std::vector<uint32_t> by_id(std::vector<uint32_t> slots) const;
   uint64_t next_timed_event(uint64_t now) const;
   void stop_stuck(uint64_t now);
   void skip_frozen(uint64_t now);
@@ -231,6 +236,9 @@ class Network : public sc_core::sc_module {
   uint64_t cycles_stepped_ = 0;
   static constexpr uint32_t kCyclesPerActivation = 4096;
   uint32_t cycles_per_activation_ = 1;  // cycles one activation of tick() steps (see tick)
+  // A traced run jumped to the cycle limit (skip_frozen): one more activation,
+  // at the last cycle a stepped run would reach, ends its VCD trace there.
+  bool trace_catch_up_ = false;
   uint64_t last_progress_ = 0;
   uint64_t moved_at_last_check_ = 0;
   uint64_t next_freeze_check_ = 0;  // watchdog off: when next to look whether nothing can ever move again

@@ -639,14 +639,29 @@ std::vector<Router::Wait> Router::waiting_heads(uint64_t now) const {
       w.push_back(Wait{in_port_of(i), i % vcs_, f.msg, fw.blocker, fw.out_port});
       continue;
     }
-    int op;
-    if (f.hop == ctx_->msgs[f.msg].hops) op = link_ports_;
-    else if (ctx_->route_of(f.msg)[f.hop].port != kChosenInRouter) op = ctx_->route_of(f.msg)[f.hop].port;
-    else op = ask_routing(static_cast<int>(i), f).front().port;
-    w.push_back(Wait{in_port_of(static_cast<int>(i)), static_cast<int>(i) % vcs_, f.msg,
-                     iv.out < 0 ? allocation_blocker(static_cast<int>(i), f) : out_[iv.out].previous, op});
+    w.push_back(Wait{in_port_of(i), i % vcs_, f.msg, iv.out < 0 ? allocation_blocker(i, f) : out_[iv.out].previous,
+                     requested_port(i, f)});
   }
   return w;
+}
+
+std::vector<Router::Wait> Router::queued_heads() const {
+  std::vector<Wait> w;
+  for (int i = 0; i < n_in_vc_; ++i) {
+    const FlitQueue& q = in_[i].q;
+    for (uint16_t k = 1; k < q.size(); ++k)
+      if (q.at(k).head) w.push_back(Wait{in_port_of(i), i % vcs_, q.at(k).msg, q.at(k - 1).msg, requested_port(i, q.at(k))});
+  }
+  return w;
+}
+
+// The output port head `f` in input VC `in_vc` asks for (its first branch's, for a multidestination worm).
+int Router::requested_port(int in_vc, const Flit& f) const {
+  const MessageRecord& m = ctx_->msgs[f.msg];
+  if (m.multicast) return out_port_of(branch_candidates(in_vc, ctx_->route_of(f.msg)[f.hop]).first);
+  if (f.hop == m.hops) return link_ports_;
+  const RouteHop& h = ctx_->route_of(f.msg)[f.hop];
+  return h.port != kChosenInRouter ? h.port : ask_routing(in_vc, f).front().port;
 }
 
 bool Router::credits_consistent(uint64_t now) const {

@@ -166,6 +166,8 @@ class Router {
     int out_port;  // requested output port (>= link ports: ejection)
   };
   std::vector<Wait> waiting_heads(uint64_t now) const;
+  // Heads queued in a VC behind another worm's flits: each waits for the worm just ahead of it.
+  std::vector<Wait> queued_heads() const;
   // --- Router statistics (models/buffer_counters.hpp) ------------------------
   // Its input VCs' counters are SimContext::vc_counters[base ..]: input port ip, VC v at base + ip * vcs + v.
   void set_counter_base(int base) { counter_base_ = base; }
@@ -256,6 +258,7 @@ class Router {
   void port_back_from_express(int ip);
   const std::vector<RouteOutput>& ask_routing(int in_vc, const Flit& head) const;
   uint32_t allocation_blocker(int in_vc, const Flit& head) const;
+  int requested_port(int in_vc, const Flit& head) const;
   // The output VC the routing function lists first for an adaptive head (kept in want_last once it failed).
   [[gnu::noinline]] int first_adaptive_output(int in_vc, const Flit& head) const;
   int first_vc_of(const RouteOutput& o) const { return o.port * vcs_ + o.vc_first; }

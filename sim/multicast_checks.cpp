@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "models/multicast/multicast_route.hpp"
 #include "schedules/multicast_plan.hpp"
 
 namespace wormsim {
@@ -58,6 +59,27 @@ std::vector<std::string> multicast_deadlock_risks(const Config& cfg, const Sched
                       name + "): " + *risk);
   }
   return risks;
+}
+
+// A tree's entries are its links and its ejections: on a network with fewer of
+// both together than the limit no worm can reach it, and nothing is planned twice.
+std::string multicast_route_too_long(const Config& cfg, const Schedule& s, const Topology& topo) {
+  if (static_cast<size_t>(topo.num_links()) + static_cast<size_t>(topo.num_endpoints()) <= kMaxMulticastRouteEntries)
+    return {};
+  const auto routing = make_routing(cfg.routing, topo, cfg.vcs);
+  MulticastPlanner planner(topo, routing.get(), cfg.vcs);
+  for (size_t st = 0; st < s.steps.size(); ++st)
+    for (size_t i = 0; i < s.steps[st].size(); ++i) {
+      const ScheduledMessage& m = s.steps[st][i];
+      if (!m.is_multicast()) continue;
+      try {
+        for (const MulticastWorm& w : planner.plan(m)) encode_multicast_route(topo, w);
+      } catch (const std::invalid_argument& e) {
+        return "step " + std::to_string(st + 1) + ", message " + std::to_string(i + 1) + " (multicast: " + m.scheme() +
+               "): " + e.what();
+      }
+    }
+  return {};
 }
 
 }  // namespace wormsim

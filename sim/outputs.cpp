@@ -158,6 +158,7 @@ std::string summary_json(const RunReport& rep) {
                           {"message_src", topo.node_name(msg.src)},
                           {"message_dst", topo.node_name(msg.dst)},
                           {"waits_for_message", w.blocker == kNoMessage ? ojson(nullptr) : ojson(net.message_id(w.blocker))}});
+      if (w.queued) cyc.back()["queued"] = true;
     }
     j["deadlock"] = cyc;
   }

@@ -204,10 +204,10 @@ void log_wait_cycle(const Network& net) {
     const MessageRecord& m = net.context().msgs[w.msg];
     const std::string port = w.out_port >= topo.num_ports() ? std::string("ejection")
                                                             : "port " + std::to_string(w.out_port);
-    spdlog::error("deadlock: message {} ({} -> {}) waits at router {} input port {} VC {} for {}, held by message {}",
+    const std::string blocker = w.blocker == kNoMessage ? std::string("?") : std::to_string(net.message_id(w.blocker));
+    spdlog::error("deadlock: message {} ({} -> {}) waits at router {} input port {} VC {} for {}, {} message {}",
                   net.message_id(w.msg), topo.node_name(m.src), topo.node_name(m.dst), topo.router_name(w.node),
-                  w.in_port, w.vc, port,
-                  w.blocker == kNoMessage ? std::string("?") : std::to_string(net.message_id(w.blocker)));
+                  w.in_port, w.vc, port, w.queued ? "queued behind" : "held by", blocker);
   }
 }
 
@@ -292,6 +292,9 @@ int load_run_inputs(const RunOptions& opts, RunInputs& in, bool network_follows)
     if (!ok) return kExitInputError;
 
     in.warnings = setting_warnings(cfg);
+    if (const std::string too_long = multicast_route_too_long(cfg, in.schedule, topo); !too_long.empty())
+      throw ConfigError((cfg.schedule.file.empty() ? cfg.path + ": schedule" : cfg.schedule.file) + ": " + too_long +
+                        "; give the message fewer destinations, split it, or use a scheme of shorter worms");
     for (const auto& risk : multicast_deadlock_risks(cfg, in.schedule, topo)) {
       const std::string where = cfg.schedule.file.empty() ? cfg.path + ": schedule" : cfg.schedule.file;
       if (!cfg.allow_deadlock)

@@ -71,9 +71,10 @@ MulticastRoute encode_multicast_route(const Topology& topo, const MulticastWorm&
                                   " but neither ejects there nor goes on");
     r.hops.back().more = 0;
   }
-  if (r.hops.size() > std::numeric_limits<uint16_t>::max())
+  if (r.hops.size() > kMaxMulticastRouteEntries)
     throw std::invalid_argument("multicast worm from " + topo.node_name(w.src) + ": its route has " +
-                                std::to_string(r.hops.size()) + " entries, more than a header can index (65535)");
+                                std::to_string(r.hops.size()) + " entries, more than a header can index (" +
+                                std::to_string(kMaxMulticastRouteEntries) + ")");
   r.next.assign(r.hops.size(), 0);
   for (const auto& [entry, router] : pending) r.next[entry] = static_cast<uint16_t>(visit_of.at(router));
   for (int d : w.dsts) r.depth.push_back(depth_of.at(topo.endpoint_router(d)));

@@ -3,6 +3,7 @@
 // the visit each link branch's head copy goes to.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -11,6 +12,9 @@
 #include "models/topology.hpp"
 
 namespace wormsim {
+
+// A head copy indexes its visit with Flit::hop: a worm's route has at most this many entries.
+constexpr size_t kMaxMulticastRouteEntries = 0xffff;
 
 struct MulticastRoute {
   std::vector<RouteHop> hops;   // visits, the source router's first, then breadth first

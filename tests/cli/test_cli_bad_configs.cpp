@@ -179,6 +179,11 @@ const std::vector<BadConfig>& bad_configs() {
         "traffic={pattern: tornado, rate: 0.1, cycles: 10}"},
        {"error: @: traffic: tornado moves each coordinate ceil(k/2) - 1 places, which is 0 for radix k <= 2, so it "
         "needs a dimension of radix 3 or more; on hypercube d=4 every node would map to itself"}},
+      // A header indexes its worm's route with 16 bits: refused before the run, not thrown from inside it.
+      {"MulticastRouteTooLong", "",
+       {"--set", "network.dims=[182,182]", "--set", "schedule={algorithm: dual-path}"},
+       {"error: @: schedule: step 1, message 1 (multicast: dual-path): multicast worm from (0,0): its route has 66246 "
+        "entries, more than a header can index (65535)"}},
       {"TrafficTransposeOnNonSquare", "",
        {"--set", "network.dims=[4,3]", "--set", "schedule=null", "--set", "traffic={pattern: transpose, rate: 0.1, cycles: 10}"},
        {"error: @: traffic: transpose needs the same radix in every dimension"}},

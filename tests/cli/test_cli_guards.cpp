@@ -44,6 +44,22 @@ std::string all_outputs(const fs::path& dir) {
   return s;
 }
 
+// Runs tmp/ring.yaml with the fast paths off (into tmp/0) and on (tmp/1): each
+// stops stuck (exit 3) saying every text of `err`, and every file has the same bytes.
+void expect_stuck_run_both_ways(const TempDir& tmp, const std::vector<std::string>& err) {
+  std::string out[2];
+  for (int fast = 0; fast < 2; ++fast) {
+    const fs::path o = tmp / std::to_string(fast);
+    const Result r = run_wormsim({"run", "ring.yaml", "--set", std::string("run.fast_paths=") + (fast ? "true" : "false"),
+                                  "--out", o.string(), "--quiet"},
+                                 tmp.path());
+    EXPECT_EXIT_CODE(r, 3);
+    for (const std::string& e : err) EXPECT_CONTAINS(r.err, e);
+    for (const char* f : {"summary.json", "messages.csv", "links.csv", "steps.csv"}) out[fast] += read_file(o / f);
+  }
+  EXPECT_EQ(out[0], out[1]);
+}
+
 }  // namespace
 
 // --- the watchdog ----------------------------------------------------------
@@ -122,12 +138,14 @@ TEST(CliWatchdog, StuckRingWithTheWatchdogOffEndsAtTheCycleLimitAtOnce) {
 // Skipping the stuck cycles gives the outputs of stepping them: every waiting
 // header is charged the stall cycles it would have waited. Stepped here by a
 // watchdog that never fires before the limit.
+// With a VCD trace too: it ends at the last cycle a stepped run reaches
+// (max_cycles - 1), not at the cycle the run jumped from.
 TEST(CliWatchdog, SkippedStuckCyclesGiveTheSteppedOutputs) {
   TempDir tmp;
   write_file(tmp / "skip.yaml", ring_config("  watchdog_cycles: 0\n  max_cycles: 20000\n"));
   write_file(tmp / "step.yaml", ring_config("  watchdog_cycles: 1000000\n  max_cycles: 20000\n"));
   json summary[2];
-  std::string csv[2];
+  std::string csv[2], vcd[2];
   const char* const names[2] = {"skip", "step"};
   for (int i = 0; i < 2; ++i) {
     const fs::path out = tmp / names[i];
@@ -135,7 +153,16 @@ TEST(CliWatchdog, SkippedStuckCyclesGiveTheSteppedOutputs) {
     ASSERT_TRUE(r.exited && r.exit_code == 3) << r.describe();
     summary[i] = load_json(out / "summary.json");
     csv[i] = all_outputs(out);
+    const fs::path traced = tmp / (std::string(names[i]) + "_vcd");
+    const Result t = run_wormsim({"run", std::string(names[i]) + ".yaml", "--set", "output.trace=vcd", "--out",
+                                  traced.string(), "--quiet"},
+                                 tmp.path());
+    ASSERT_TRUE(t.exited && t.exit_code == 3) << t.describe();
+    vcd[i] = read_file(traced / "trace.vcd");
+    EXPECT_EQ(all_outputs(traced), csv[i]);
   }
+  EXPECT_EQ(vcd[0], vcd[1]);
+  EXPECT_EQ(vcd[0].substr(vcd[0].size() - 7), "#19999\n");
   EXPECT_EQ(summary[1].at("metrics").at("simulated_cycles"), 20000);
   EXPECT_LT(summary[0].at("metrics").at("simulated_cycles").get<long long>(), 1000);
   for (json& s : summary) {
@@ -190,6 +217,53 @@ TEST(CliWatchdog, ADeadlockListsAClosedCycleOfWaits) {
   const json cyc = load_json(tmp / "o" / "summary.json").at("deadlock");
   ASSERT_EQ(cyc.size(), 8u);
   for (size_t i = 0; i < cyc.size(); ++i) EXPECT_EQ(cyc[i].at("waits_for_message"), cyc[(i + 1) % 8].at("message"));
+}
+
+// One-flit worms on a 4-node ring with one VC: every front head waits for an
+// output whose last holder has already moved its whole worm into the next
+// buffer, behind the worm that fills it. The fronts alone close no loop; the
+// loop passes through those queued worms (each waits for the worm just ahead),
+// and the run was reported as no_progress.
+TEST(CliWatchdog, ALoopThroughQueuedWormsIsADeadlock) {
+  TempDir tmp;
+  write_file(tmp / "ring.yaml",
+             "network: {topology: ring, dims: [4], vcs: 1, buffer_flits: 2, allow_deadlock: true}\n"
+             "traffic: {pattern: uniform, rate: 1.0, flits: 1, cycles: 8}\n"
+             "run: {seed: 5, watchdog_cycles: 20}\noutput: {host_timing: false}\n");
+  expect_stuck_run_both_ways(tmp, {"deadlock at cycle 30 with 12 of 32 messages delivered; waiting cycle of 10 worms",
+                                   "[error] deadlock: message 24 ((0) -> (1)) waits at router (1) input port 1 VC 0 "
+                                   "for ejection, queued behind message 20\n"});
+  const json s = load_json(tmp / "1" / "summary.json");
+  EXPECT_EQ(s.at("status"), "deadlock");
+  const json cyc = s.at("deadlock");
+  ASSERT_EQ(cyc.size(), 10u);
+  int queued = 0;
+  for (size_t i = 0; i < cyc.size(); ++i) {
+    EXPECT_EQ(cyc[i].at("waits_for_message"), cyc[(i + 1) % cyc.size()].at("message"));
+    if (!cyc[i].contains("queued")) continue;
+    EXPECT_EQ(cyc[i].at("queued"), true);
+    // A queued worm shares its VC with the one it waits behind.
+    const json& ahead = cyc[(i + 1) % cyc.size()];
+    EXPECT_EQ(cyc[i].at("node"), ahead.at("node"));
+    EXPECT_EQ(cyc[i].at("in_port"), ahead.at("in_port"));
+    ++queued;
+  }
+  EXPECT_EQ(queued, 4);
+}
+
+// Five-flit worms on a 5-node ring deadlock while the last packets are still
+// in their startup at nodes whose injection channels all carry worms: with the
+// fast paths on, such an interface sleeps (its channel's worm is the express
+// loop's), and the 1-cycle watchdog missed the startup still to end and
+// stopped two cycles before the full pipeline did.
+TEST(CliWatchdog, AStartupAtASleepingInterfaceFallsDue) {
+  TempDir tmp;
+  write_file(tmp / "ring.yaml",
+             "network: {topology: ring, dims: [5], vcs: 1, buffer_flits: 2, allow_deadlock: true}\n"
+             "timing: {link_delay: 0, startup: 1}\n"
+             "traffic: {pattern: tornado, rate: 0.4, flits: 5, cycles: 28}\n"
+             "run: {seed: 5, watchdog_cycles: 1}\noutput: {host_timing: false}\n");
+  expect_stuck_run_both_ways(tmp, {"deadlock at cycle 29 with 3 of 60 messages delivered; waiting cycle of 5 worms"});
 }
 
 // --- memory: every command estimates before it builds ------------------------

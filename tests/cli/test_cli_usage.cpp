@@ -183,5 +183,11 @@ TEST(CliUsage, ConfigCheckSaysWhatARunWouldRefuseWithoutRunning) {
                   tmp.path());
   EXPECT_EXIT_CODE(r, 1);
   EXPECT_CONTAINS(r.err, "schedule.algorithm: error:");
+  // A multicast worm whose route a header cannot index (CliBadConfig.MulticastRouteTooLong).
+  r = run_wormsim({"config", "check", default_config().string(), "--set", "network.dims=[182,182]", "--set",
+                   "schedule={algorithm: dual-path}"},
+                  tmp.path());
+  EXPECT_EXIT_CODE(r, 1);
+  EXPECT_CONTAINS(r.err, "more than a header can index (65535)");
   EXPECT_FALSE(fs::exists(tmp / "out")) << "config check writes nothing";
 }
