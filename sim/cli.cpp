@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -295,7 +296,15 @@ int dispatch(int argc, char** argv) {
 int cli_main(int argc, char** argv) {
   static EscapingStreambuf escaped_stderr(std::cerr.rdbuf());
   std::cerr.rdbuf(&escaped_stderr);
-  const int code = dispatch(argc, argv);
+  int code;
+  try {
+    code = dispatch(argc, argv);
+  } catch (const std::exception& e) {
+    // What no command caught (an input found wrong only while being built):
+    // said as an error, not left to SystemC's "uncaught exception" report.
+    std::cerr << "error: " << e.what() << "\n";
+    code = kExitInputError;
+  }
   escaped_stderr.finish();
   if (!stdout_written() && code == kExitOk) return kExitInputError;
   return code;
