@@ -493,9 +493,9 @@ bool Network::step_cycle() {
   for (TrafficSource* src : sources_) src->after_interfaces(*this, now);
   ctx_.injected_now.clear();
   for (const TrafficSource* src : sources_)
-    if (src->saturated()) {
+    if (src->saturated() || src->deadlocked()) {
       express_.sync(now);
-      status_ = RunStatus::Saturated;
+      status_ = src->deadlocked() ? RunStatus::Deadlock : RunStatus::Saturated;
       return false;
     }
   if (!traced_buffered_.empty()) update_traced_buffers();
@@ -606,17 +606,47 @@ struct Network::WaitGraph {
 // moved its whole worm into a buffer, behind the worm that fills it).
 bool Network::find_wait_cycle(uint64_t now) {
   WaitGraph g;
-  for (size_t i = 0; i < routers_.size(); ++i)
-    for (const auto& w : routers_[i]->waiting_heads(now))
-      g.add(WaitEdge{routers_[i]->node(), w.in_port, w.vc, w.msg, w.blocker, w.out_port});
+  add_front_waits(g, now);
   if (close_wait_cycle(g)) return true;
   const std::vector<uint32_t> fronts = by_id(g.order);
-  for (size_t i = 0; i < routers_.size(); ++i)
-    for (const auto& w : routers_[i]->queued_heads())
-      g.add(WaitEdge{routers_[i]->node(), w.in_port, w.vc, w.msg, w.blocker, w.out_port, true});
+  add_queued_waits(g);
   if (g.order.size() > fronts.size() && close_wait_cycle(g)) return true;
   for (uint32_t m : fronts) deadlock_.push_back(g.waits.at(m));
   return false;
+}
+
+void Network::add_front_waits(WaitGraph& g, uint64_t now) const {
+  for (size_t i = 0; i < routers_.size(); ++i)
+    for (const auto& w : routers_[i]->waiting_heads(now))
+      g.add(WaitEdge{routers_[i]->node(), w.in_port, w.vc, w.msg, w.blocker, w.out_port});
+}
+
+void Network::add_queued_waits(WaitGraph& g) const {
+  for (size_t i = 0; i < routers_.size(); ++i)
+    for (const auto& w : routers_[i]->queued_heads())
+      g.add(WaitEdge{routers_[i]->node(), w.in_port, w.vc, w.msg, w.blocker, w.out_port, true});
+}
+
+// In a network where other worms move, a loop of waits seen once may be a
+// passing one (a header waiting for a switch another worm crosses); one whose
+// every edge is still there a whole watchdog period later is not. A worm in
+// such a loop holds its channels until the next one moves, and none can.
+bool Network::lasting_wait_cycle(uint64_t now) {
+  WaitGraph g;
+  add_front_waits(g, now);
+  add_queued_waits(g);
+  std::vector<SeenWait> seen;
+  seen.reserve(g.order.size());
+  for (uint32_t m : g.order) seen.push_back(SeenWait{message_id(m), g.waits.at(m)});
+  std::sort(seen.begin(), seen.end(), [](const SeenWait& a, const SeenWait& b) { return a.edge.msg < b.edge.msg; });
+  WaitGraph lasting;
+  for (const SeenWait& s : seen) {
+    const auto before = std::lower_bound(seen_waits_.begin(), seen_waits_.end(), s.edge.msg,
+                                         [](const SeenWait& w, uint32_t msg) { return w.edge.msg < msg; });
+    if (before != seen_waits_.end() && before->id == s.id && before->edge == s.edge) lasting.add(s.edge);
+  }
+  seen_waits_ = std::move(seen);
+  return close_wait_cycle(lasting);
 }
 
 std::vector<uint32_t> Network::by_id(std::vector<uint32_t> slots) const {

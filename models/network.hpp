@@ -57,6 +57,10 @@ struct WaitEdge {
   int out_port;
   // The header is not at the front of its VC: it waits behind the flits of `blocker`, queued ahead of it.
   bool queued = false;
+  bool operator==(const WaitEdge& o) const {
+    return node == o.node && in_port == o.in_port && vc == o.vc && msg == o.msg && blocker == o.blocker &&
+           out_port == o.out_port && queued == o.queued;
+  }
 };
 
 class Network : public sc_core::sc_module {
@@ -165,6 +169,13 @@ class Network : public sc_core::sc_module {
   const ExpressWorms& express_worms() const { return express_; }
   // After Deadlock: the cycle of waiting worms. After NoProgress: every blocked head.
   const std::vector<WaitEdge>& deadlock_cycle() const { return deadlock_; }
+  uint64_t watchdog_cycles() const { return params_.watchdog_cycles; }
+  // For a run in which other worms keep moving, so that the watchdog never sees
+  // the network fall quiet (a load kept on for a schedule, sim/measurement_window.hpp):
+  // true when some loop of waits has lasted since the previous call, each of its
+  // edges unchanged (the same message's header in the same VC, waiting for the
+  // same worm). That loop is then deadlock_cycle().
+  bool lasting_wait_cycle(uint64_t now);
   // True when no buffer holds more than its capacity and flit counts add up.
   bool buffers_consistent() const;
   // Every buffer's credit times are in FIFO order, due within credit_delay, and match its cached copies.
@@ -191,6 +202,8 @@ class Network : public sc_core::sc_module {
   void pass_headers_left();
   bool find_wait_cycle(uint64_t now);
   struct WaitGraph;
+  void add_front_waits(WaitGraph& g, uint64_t now) const;
+  void add_queued_waits(WaitGraph& g) const;
   bool close_wait_cycle(const WaitGraph& g);
   std::vector<uint32_t> by_id(std::vector<uint32_t> slots) const;
   uint64_t next_timed_event(uint64_t now) const;
@@ -244,6 +257,11 @@ class Network : public sc_core::sc_module {
   uint64_t next_freeze_check_ = 0;  // watchdog off: when next to look whether nothing can ever move again
   bool started_ = false;
   std::vector<WaitEdge> deadlock_;
+  struct SeenWait {
+    uint64_t id;  // message_id(edge.msg): a recycled slot is another message
+    WaitEdge edge;
+  };
+  std::vector<SeenWait> seen_waits_;  // lasting_wait_cycle's previous call: every wait, by slot
 #ifdef WORMSIM_CHECKED
   static constexpr uint64_t kSweepPeriod = 64;
   std::vector<Router*> stepped_;           // routers stepped in this cycle

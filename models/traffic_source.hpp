@@ -31,6 +31,11 @@ class TrafficSource {
   // (a measurement window that does not drain): the run stops with status
   // saturated after the current cycle.
   virtual bool saturated() const { return false; }
+  // True when the source has found a deadlock that the watchdog cannot see,
+  // because other worms keep moving (Network::lasting_wait_cycle, whose loop
+  // is then the network's deadlock_cycle): the run stops with status deadlock
+  // after the current cycle.
+  virtual bool deadlocked() const { return false; }
 };
 
 }  // namespace wormsim

@@ -9,7 +9,8 @@ namespace wormsim {
 
 MeasurementWindow::MeasurementWindow(const WindowSpec& spec, BackgroundTraffic& background)
     : spec_(spec), background_(background), class_accepted_(background.classes(), 0),
-      warmup_(spec.adaptive.automatic ? kNever : spec.warmup), drained_at_(kNever), next_backlog_check_(kNever) {}
+      warmup_(spec.adaptive.automatic ? kNever : spec.warmup), drained_at_(kNever), next_backlog_check_(kNever),
+      next_deadlock_check_(kNever) {}
 
 void MeasurementWindow::start(Network& net, uint64_t) {
   net.count_ejections_per_endpoint();
@@ -30,7 +31,7 @@ uint64_t MeasurementWindow::next_event() const {
   if (!closed_) return window_end() - 1;
   if (drained_at_ == kNever) return offer_end() - 1;
   // The backlog's checks fall on cycles that every run simulates (fast paths or not).
-  return offering_ ? next_backlog_check_ - 1 : kNever;
+  return offering_ ? std::min(next_backlog_check_, next_deadlock_check_) - 1 : kNever;
 }
 
 void MeasurementWindow::after_routers(Network& net, uint64_t now) {
@@ -79,6 +80,7 @@ void MeasurementWindow::after_interfaces(Network& net, uint64_t now) {
     if (delivered_ == created_) {
       drained_at_ = created_ ? last_delivery_ : now;
       next_backlog_check_ = now + 1 + backlog_period();
+      if (net.watchdog_cycles()) next_deadlock_check_ = now + 1;  // the first look is at once
     } else if (now + 1 >= offer_end()) {
       saturated_ = true;
     }
@@ -88,6 +90,13 @@ void MeasurementWindow::after_interfaces(Network& net, uint64_t now) {
     offering_ = false;
   }
   if (offering_ && drained_at_ != kNever && now + 1 >= next_backlog_check_) check_backlog(net, now);
+  if (offering_ && drained_at_ != kNever && now + 1 >= next_deadlock_check_) check_deadlock(net, now);
+}
+
+// Under the load the watchdog never fires (sim/measurement_window.hpp).
+void MeasurementWindow::check_deadlock(Network& net, uint64_t now) {
+  next_deadlock_check_ = now + 1 + net.watchdog_cycles();
+  deadlocked_ = net.lasting_wait_cycle(now);
 }
 
 // The load stays on for a schedule after the window drained: a packet that has

@@ -11,7 +11,10 @@
 // offered; if a background packet then waits at its interface longer than
 // `drain` cycles plus the schedule's flit span (checked every `drain` / 8
 // cycles), the sources are falling behind without bound and the run stops as
-// saturated too ("backlogged").
+// saturated too ("backlogged"). The load never lets the network fall quiet, so
+// a schedule that deadlocks then would run on to run.max_cycles unseen by the
+// watchdog: instead, every run.watchdog_cycles the window looks for a loop of
+// waits that has lasted since its last look, and the run stops as deadlock.
 //
 // The warm-up is fixed, or adaptive (sim/warmup_detector.hpp): then the window
 // opens at the end of the first warm-up sample whose latency and accepted rate
@@ -61,6 +64,7 @@ class MeasurementWindow : public TrafficSource {
   bool finished() const override { return true; }
   uint64_t next_event() const override;
   bool saturated() const override { return saturated_; }
+  bool deadlocked() const override { return deadlocked_; }
   // Saturated by the sources' backlog after the window had drained (see the header).
   bool backlogged() const { return backlogged_; }
 
@@ -108,6 +112,7 @@ class MeasurementWindow : public TrafficSource {
   void open(Network& net, uint64_t now);
   bool warm_after(Network& net, uint64_t now);
   void check_backlog(const Network& net, uint64_t now);
+  void check_deadlock(Network& net, uint64_t now);
   uint64_t backlog_period() const { return spec_.drain / 8 > 0 ? spec_.drain / 8 : 1; }
 
   WindowSpec spec_;
@@ -119,13 +124,14 @@ class MeasurementWindow : public TrafficSource {
   std::function<void(uint64_t)> on_open_;
   std::optional<WarmupDetector> detector_;
   uint64_t warmup_;
-  bool opened_ = false, closed_ = false, saturated_ = false, offering_ = true, backlogged_ = false;
+  bool opened_ = false, closed_ = false, saturated_ = false, offering_ = true, backlogged_ = false, deadlocked_ = false;
   uint64_t generated_start_ = 0;  // background packets generated before the window
   uint64_t created_ = 0, delivered_ = 0;  // created_: known once the window has closed
   uint64_t last_delivery_ = 0;
   uint64_t schedule_span_ = 0;  // the schedule's flit span (Schedule::flit_span), added to the backlog's limit
   uint64_t drained_at_;
   uint64_t next_backlog_check_;  // once drained while still offering: the next check's cycle + 1 (else kNever)
+  uint64_t next_deadlock_check_;  // the same, for Network::lasting_wait_cycle (watchdog on)
 };
 
 }  // namespace wormsim

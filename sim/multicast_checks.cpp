@@ -1,5 +1,6 @@
 #include "sim/multicast_checks.hpp"
 
+#include <algorithm>
 #include <map>
 
 #include "models/multicast/multicast_route.hpp"
@@ -24,6 +25,14 @@ bool shared_with_unicast(const Config& cfg, const Schedule& s) {
   return mixed || cfg.mode != ExecutionMode::Barrier || cfg.repeat.count > 1;
 }
 
+// A message's worms that take links. The one that reaches the endpoints of the
+// source's own router (a cmesh's, through it without a link) holds nothing
+// but their ejection channels, which no other worm of its message takes.
+size_t worms_on_links(const std::vector<MulticastWorm>& worms) {
+  return static_cast<size_t>(
+      std::count_if(worms.begin(), worms.end(), [](const MulticastWorm& w) { return !w.edges.empty(); }));
+}
+
 struct SchemeUse {
   int step = -1, index = -1;  // its first message
   bool alone = true;          // every worm of it alone in the network
@@ -46,7 +55,7 @@ std::vector<std::string> multicast_deadlock_risks(const Config& cfg, const Sched
       if (!m.is_multicast()) continue;
       auto [it, first] = uses.try_emplace(m.scheme());
       if (first) it->second = SchemeUse{static_cast<int>(st), static_cast<int>(i), true};
-      it->second.alone = it->second.alone && lone_steps && s.steps[st].size() == 1 && planner.plan(m).size() == 1;
+      it->second.alone = it->second.alone && lone_steps && s.steps[st].size() == 1 && worms_on_links(planner.plan(m)) <= 1;
     }
   std::vector<std::string> risks;
   const bool shared = shared_with_unicast(cfg, s);

@@ -2,7 +2,8 @@
 // `concentration` endpoints on every router (network.concentration, default 4).
 // Endpoint e sits on router e / c as its local endpoint e % c, so the endpoints
 // of one router are numbered together; it is named "(x,y).k" and written in
-// schedule files as its router's coordinates followed by k ([x, y, k]).
+// schedule files as its router's coordinates followed by k ([x, y, k]); with
+// concentration 1 the endpoint is named and written as its router is.
 // Routers route among themselves as in a mesh; two endpoints of the same router
 // talk through it without taking a link (a 0-hop route).
 #include <stdexcept>

@@ -55,6 +55,18 @@ TEST(CliMulticast, WormsThatCannotMeetAnotherRunWithoutTheFlag) {
     EXPECT_EQ(s.at("status"), "completed") << algo;
     EXPECT_EQ(s.at("multicast").at("copies_delivered"), 15) << algo;
   }
+  // On a cmesh the tree's message has a second worm, to the other endpoints of
+  // the source's router: it takes no link, so the tree worm is still alone.
+  const Result cmesh = run_wormsim({"run", default_config().string(), "--set",
+                                    "network={topology: cmesh, dims: [4, 4], concentration: 2}", "--set",
+                                    "schedule={algorithm: tree, source: 0, flits: 8}", "--out",
+                                    (tmp / "cmesh").string(), "--quiet"},
+                                   tmp.path());
+  EXPECT_EXIT_CODE(cmesh, 0);
+  const json c = json::parse(read_file(tmp / "cmesh" / "summary.json"));
+  EXPECT_EQ(c.at("status"), "completed");
+  EXPECT_EQ(c.at("multicast").at("copies_delivered"), 31);
+  EXPECT_EQ(c.at("warnings").size(), 0u) << c.at("warnings").dump();
   const std::string mixed = (source_dir() / "docs" / "examples" / "mesh4x4_rows_multicast.json").string();
   const Result barrier =
       run_wormsim({"run", default_config().string(), "--set", "schedule.file=" + mixed, "--out", (tmp / "b").string(),

@@ -291,6 +291,68 @@ TEST(Repetitions, LongScheduleMessagesAreNotABacklog) {
   EXPECT_EQ(bytes[0], bytes[1]) << "the same bytes with and without the fast paths";
 }
 
+// A schedule that deadlocks while the load is kept on for it (here four worms
+// with explicit routes around a square, whose links the transpose background
+// never takes) leaves the network busy: the watchdog never sees it fall quiet,
+// and the run went on to run.max_cycles. Every run.watchdog_cycles from the
+// window's drain the window looks for a loop of waits unchanged since its
+// last look, and the run stops as deadlock at the first look that finds one.
+TEST(Repetitions, ADeadlockUnderTheLoadStopsTheRunAsDeadlock) {
+  TempDir tmp;
+  write_file(tmp / "square.json", R"({"wormsim_schedule": 1, "name": "square", "topology": {"kind": "mesh", "dims": [4, 4]},
+ "steps": [[{"src": [0, 0], "dst": [1, 1], "route": [[0, 0], [1, 0], [1, 1]]},
+            {"src": [1, 0], "dst": [0, 1], "route": [[1, 0], [1, 1], [0, 1]]},
+            {"src": [1, 1], "dst": [0, 0], "route": [[1, 1], [0, 1], [0, 0]]},
+            {"src": [0, 1], "dst": [1, 0], "route": [[0, 1], [0, 0], [1, 0]]}]]})");
+  const std::vector<std::string> args{
+      "run", default_config().string(), "--quiet", "--set", "network={topology: mesh, dims: [4, 4], vcs: 1, "
+      "buffer_flits: 4, port_model: all-port}", "--set", "schedule={file: " + (tmp / "square.json").string() + ", flits: 16}", "--set",
+      "traffic={pattern: transpose, rate: 0.05, flits: 4, warmup_cycles: 100, measure_cycles: 200}", "--set",
+      "run.watchdog_cycles=500", "--set", "output.host_timing=false"};
+  std::string bytes[2];
+  for (int fast = 0; fast < 2; ++fast) {
+    const fs::path out = tmp / (fast ? "fast" : "slow");
+    std::vector<std::string> a = args;
+    a.insert(a.end(), {"--out", out.string(), "--set", std::string("run.fast_paths=") + (fast ? "true" : "false")});
+    const Result r = run_wormsim(a, tmp.path(), 60);
+    EXPECT_EXIT_CODE(r, 3);
+    const json s = summary_of(out);
+    EXPECT_EQ(s.at("status"), "deadlock");
+    const json& load = s.at("load");
+    EXPECT_EQ(load.at("delivered"), load.at("packets")) << "the window drained";
+    EXPECT_EQ(load.at("saturated"), false);
+    EXPECT_EQ(load.at("backlogged"), false);
+    EXPECT_EQ(s.at("repetitions").at("completed"), 0);
+    const json& loop = s.at("deadlock");
+    ASSERT_EQ(loop.size(), 4u) << loop.dump();
+    for (size_t i = 0; i < 4; ++i)
+      EXPECT_EQ(loop[i].at("waits_for_message"), loop[(i + 1) % 4].at("message")) << "a closed loop: " << loop.dump();
+    // The window drained in cycle 300 + drain_cycles - 1 and looked at once; the second look found the loop.
+    const long drained = 300 + load.at("drain_cycles").get<long>() - 1;
+    EXPECT_CONTAINS(r.err, "run stopped: deadlock at cycle " + std::to_string(drained + 500) + " with 0 of 4 messages");
+    bytes[fast] = read_file(out / "summary.json") + read_file(out / "messages.csv");
+  }
+  EXPECT_EQ(bytes[0], bytes[1]) << "the same bytes with and without the fast paths";
+  // With the watchdog off nothing looks: the run goes on to the cycle limit, as any stuck run does.
+  std::vector<std::string> off = args;
+  off.insert(off.end(), {"--out", (tmp / "off").string(), "--set", "run.watchdog_cycles=0", "--set",
+                         "run.max_cycles=3000"});
+  EXPECT_EXIT_CODE(run_wormsim(off, tmp.path(), 60), 3);
+  EXPECT_EQ(summary_of(tmp / "off").at("status"), "cycle_limit");
+}
+
+// Worms that wait long behind a moving one close no lasting loop, however
+// often the window looks (the 1500-flit broadcast of the test above, looked at every 50 cycles).
+TEST(Repetitions, LongWaitsUnderTheLoadAreNotADeadlock) {
+  TempDir tmp;
+  const json s = run(tmp, "often", default_config().string(),
+                     {"network.dims=[4,4]", "schedule={algorithm: binomial, flits: 1500, repeat: {count: 2, "
+                      "start_cycle: 1500}}", "traffic={pattern: uniform, rate: 0.002, flits: 4, warmup_cycles: 100, "
+                      "measure_cycles: 100}", "run.watchdog_cycles=50"});
+  EXPECT_EQ(s.at("status"), "completed");
+  EXPECT_EQ(s.at("repetitions").at("completed"), 2);
+}
+
 // run.max_cycles stops a long series like any run (exit 3), with the
 // repetitions completed so far in the distribution.
 TEST(Repetitions, CycleLimitStopsTheSeries) {
