@@ -16,6 +16,14 @@ struct Flit {
 };
 static_assert(sizeof(Flit) == 16, "flits stay small: they are copied on every hop");
 
+// Where a worm's buffered flits are, in short: any flit that moves gets a new
+// ready cycle, so the sum changes (Network::lasting_wait_cycle).
+struct FlitTrace {
+  uint32_t flits = 0;
+  uint64_t ready_sum = 0;
+  bool operator==(const FlitTrace& o) const { return flits == o.flits && ready_sum == o.ready_sum; }
+};
+
 // One hop of a message's route: the output port to take and the dateline VC
 // class. A hop an adaptive routing function chooses in the router starts as
 // port kChosenInRouter; the router writes the port and VC it took (vc_class is

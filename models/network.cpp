@@ -628,13 +628,18 @@ void Network::add_queued_waits(WaitGraph& g) const {
 }
 
 // In a network where other worms move, a loop of waits seen once may be a
-// passing one (a header waiting for a switch another worm crosses); one whose
-// every edge is still there a whole watchdog period later is not. A worm in
-// such a loop holds its channels until the next one moves, and none can.
+// passing one (a header waiting for a switch another worm crosses), and one
+// seen again may be moving slowly (each waiting for credits a slow drain
+// frees). One whose edges are all still there a period later, with none of
+// its worms' flits moved, is stuck: a worm in it holds its channels until the
+// next one moves, and nothing was on its way to any of them.
 bool Network::lasting_wait_cycle(uint64_t now) {
   WaitGraph g;
   add_front_waits(g, now);
   add_queued_waits(g);
+  std::unordered_map<uint32_t, FlitTrace> traces = loop_members(g);
+  if (!traces.empty())
+    for (size_t i = 0; i < routers_.size(); ++i) routers_[i]->add_flit_traces(traces);
   std::vector<SeenWait> seen;
   seen.reserve(g.order.size());
   for (uint32_t m : g.order) seen.push_back(SeenWait{message_id(m), g.waits.at(m)});
@@ -643,10 +648,39 @@ bool Network::lasting_wait_cycle(uint64_t now) {
   for (const SeenWait& s : seen) {
     const auto before = std::lower_bound(seen_waits_.begin(), seen_waits_.end(), s.edge.msg,
                                          [](const SeenWait& w, uint32_t msg) { return w.edge.msg < msg; });
-    if (before != seen_waits_.end() && before->id == s.id && before->edge == s.edge) lasting.add(s.edge);
+    if (before == seen_waits_.end() || before->id != s.id || !(before->edge == s.edge)) continue;
+    const auto now_at = traces.find(s.edge.msg), then_at = seen_traces_.find(s.edge.msg);
+    if (now_at != traces.end() && then_at != seen_traces_.end() && now_at->second == then_at->second) lasting.add(s.edge);
   }
   seen_waits_ = std::move(seen);
+  seen_traces_ = std::move(traces);
   return close_wait_cycle(lasting);
+}
+
+// Every worm waits for one other, so a walk along the edges either leaves the
+// graph or ends in a loop; the worms on the loops, each with an empty trace.
+std::unordered_map<uint32_t, FlitTrace> Network::loop_members(const WaitGraph& g) {
+  std::unordered_map<uint32_t, FlitTrace> members;
+  std::unordered_map<uint32_t, bool> walked;  // true: on the walk under way
+  for (uint32_t start : g.order) {
+    std::vector<uint32_t> path;
+    uint32_t cur = start;
+    while (g.waits.count(cur) && !walked.count(cur)) {
+      walked[cur] = true;
+      path.push_back(cur);
+      cur = g.waits.at(cur).blocker;
+    }
+    const auto at = walked.find(cur);
+    if (at != walked.end() && at->second)
+      for (auto m = std::find(path.begin(), path.end(), cur); m != path.end(); ++m) members.emplace(*m, FlitTrace{});
+    for (uint32_t m : path) walked[m] = false;
+  }
+  return members;
+}
+
+uint64_t Network::lasting_wait_period() const {
+  const uint64_t slack = 64 + 4 * static_cast<uint64_t>(ctx_.timing.credit_round_trip());
+  return std::max<uint64_t>(params_.watchdog_cycles, slack);
 }
 
 std::vector<uint32_t> Network::by_id(std::vector<uint32_t> slots) const {

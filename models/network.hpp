@@ -11,6 +11,7 @@
 #include <exception>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "models/express_worms.hpp"
@@ -171,11 +172,15 @@ class Network : public sc_core::sc_module {
   const std::vector<WaitEdge>& deadlock_cycle() const { return deadlock_; }
   uint64_t watchdog_cycles() const { return params_.watchdog_cycles; }
   // For a run in which other worms keep moving, so that the watchdog never sees
-  // the network fall quiet (a load kept on for a schedule, sim/measurement_window.hpp):
-  // true when some loop of waits has lasted since the previous call, each of its
-  // edges unchanged (the same message's header in the same VC, waiting for the
-  // same worm). That loop is then deadlock_cycle().
+  // the network fall quiet (a measured load, sim/load_deadlock_watch.hpp),
+  // called every lasting_wait_period() cycles: true when some loop of waits
+  // has lasted since the previous call, each of its edges unchanged (the same
+  // message's header in the same VC, waiting for the same worm) and none of
+  // its worms' flits moved. That loop is then deadlock_cycle().
   bool lasting_wait_cycle(uint64_t now);
+  // run.watchdog_cycles, but long enough that a worm waiting for a flit or a
+  // credit on its way has moved by the next call.
+  uint64_t lasting_wait_period() const;
   // True when no buffer holds more than its capacity and flit counts add up.
   bool buffers_consistent() const;
   // Every buffer's credit times are in FIFO order, due within credit_delay, and match its cached copies.
@@ -204,6 +209,7 @@ class Network : public sc_core::sc_module {
   struct WaitGraph;
   void add_front_waits(WaitGraph& g, uint64_t now) const;
   void add_queued_waits(WaitGraph& g) const;
+  static std::unordered_map<uint32_t, FlitTrace> loop_members(const WaitGraph& g);
   bool close_wait_cycle(const WaitGraph& g);
   std::vector<uint32_t> by_id(std::vector<uint32_t> slots) const;
   uint64_t next_timed_event(uint64_t now) const;
@@ -262,6 +268,7 @@ class Network : public sc_core::sc_module {
     WaitEdge edge;
   };
   std::vector<SeenWait> seen_waits_;  // lasting_wait_cycle's previous call: every wait, by slot
+  std::unordered_map<uint32_t, FlitTrace> seen_traces_;  // and the flits of the worms on its loops, by slot
 #ifdef WORMSIM_CHECKED
   static constexpr uint64_t kSweepPeriod = 64;
   std::vector<Router*> stepped_;           // routers stepped in this cycle

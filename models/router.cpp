@@ -655,6 +655,18 @@ std::vector<Router::Wait> Router::queued_heads() const {
   return w;
 }
 
+void Router::add_flit_traces(std::unordered_map<uint32_t, FlitTrace>& traces) const {
+  for (int i = 0; i < n_in_vc_; ++i) {
+    const FlitQueue& q = in_[i].q;
+    for (uint16_t k = 0; k < q.size(); ++k) {
+      const auto t = traces.find(q.at(k).msg);
+      if (t == traces.end()) continue;
+      ++t->second.flits;
+      t->second.ready_sum += q.at(k).ready;
+    }
+  }
+}
+
 // The output port head `f` in input VC `in_vc` asks for (its first branch's, for a multidestination worm).
 int Router::requested_port(int in_vc, const Flit& f) const {
   const MessageRecord& m = ctx_->msgs[f.msg];

@@ -24,6 +24,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <unordered_map>
 #include <vector>
 
 #include "models/channel.hpp"
@@ -168,6 +169,9 @@ class Router {
   std::vector<Wait> waiting_heads(uint64_t now) const;
   // Heads queued in a VC behind another worm's flits: each waits for the worm just ahead of it.
   std::vector<Wait> queued_heads() const;
+  // Adds, for each flit buffered here whose message is a key of `traces`, one
+  // flit and its ready cycle: a worm whose flits all stay put keeps its trace.
+  void add_flit_traces(std::unordered_map<uint32_t, FlitTrace>& traces) const;
   // --- Router statistics (models/buffer_counters.hpp) ------------------------
   // Its input VCs' counters are SimContext::vc_counters[base ..]: input port ip, VC v at base + ip * vcs + v.
   void set_counter_base(int base) { counter_base_ = base; }

@@ -1,7 +1,9 @@
 #include "sim/batch_points.hpp"
 
+#include <filesystem>
 #include <map>
 #include <sstream>
+#include <system_error>
 
 #include <nlohmann/json.hpp>
 
@@ -14,6 +16,17 @@ namespace wormsim {
 namespace {
 
 using nlohmann::json;
+
+// The folder a point's "out" names, however spelt (./p, p/, x/../p, an
+// absolute path, a link): two spellings of one folder are one folder.
+std::string folder_key(const std::string& out) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path p = fs::weakly_canonical(fs::absolute(out, ec), ec);
+  if (ec) p = fs::absolute(out, ec).lexically_normal();
+  if (!p.has_filename() && p.has_parent_path()) p = p.parent_path();
+  return p.string();
+}
 
 BatchPoint parse_point(const std::string& where, const std::string& text) {
   json j;
@@ -54,7 +67,7 @@ std::vector<BatchPoint> read_batch_points(const std::string& path) {
     throw ConfigError(path + ": cannot read the points file: " + e.what());
   }
   std::vector<BatchPoint> points;
-  std::map<std::string, int> folders;  // out -> line
+  std::map<std::string, int> folders;  // folder_key(out) -> line
   std::istringstream in(text);
   int line = 0;
   for (std::string l; std::getline(in, l);) {
@@ -63,7 +76,7 @@ std::vector<BatchPoint> read_batch_points(const std::string& path) {
     const std::string where = path + ":" + std::to_string(line);
     BatchPoint p = parse_point(where, l);
     p.line = line;
-    const auto [it, fresh] = folders.emplace(p.out, line);
+    const auto [it, fresh] = folders.emplace(folder_key(p.out), line);
     if (!fresh)
       throw ConfigError(where + ": \"out\": " + p.out + " is also the folder of line " + std::to_string(it->second) +
                         "; each point needs a folder of its own");

@@ -178,6 +178,13 @@ void ScheduleExecutor::begin_repetition(Network& net, uint64_t now) {
 void ScheduleExecutor::restart_sends() {
   next_send_.resize(static_cast<size_t>(num_nodes_));
   for (int node = 0; node < num_nodes_; ++node) next_send_[node] = NextSend{first_send_[node], first_send_[node + 1]};
+  held_back_since_.assign(static_cast<size_t>(num_nodes_), kNever);
+}
+
+uint64_t ScheduleExecutor::oldest_held_back() const {
+  uint64_t oldest = kNever;
+  for (uint64_t since : held_back_since_) oldest = std::min(oldest, since);
+  return oldest;
 }
 
 // Releases the repetition's next non-empty step.
@@ -196,8 +203,13 @@ void ScheduleExecutor::try_release(Network& net, int node, uint64_t when) {
   while (n.next < n.end) {
     const Send& send = sends_[n.next];
     const uint32_t id = base_ + send.id;
-    if (!holds(node, send.packet) || !net.can_start(made_slot(net, id))) return;
+    if (!holds(node, send.packet)) return;
+    if (!net.can_start(made_slot(net, id))) {
+      held_back_since_[node] = std::min(held_back_since_[node], when);
+      return;
+    }
     release(net, id, when);
+    held_back_since_[node] = kNever;
     ++released_;
     ++n.next;
   }

@@ -63,6 +63,9 @@ class ScheduleExecutor : public TrafficSource {
   uint32_t messages_per_repetition() const { return per_repetition_; }
   uint32_t steps_per_repetition() const { return static_cast<uint32_t>(steps_); }
   uint32_t repetitions_begun() const { return repetition_; }
+  // Eager mode: since when the send held back longest has waited (its packet
+  // at its sender, whose interface still holds a message); kNever if none waits.
+  uint64_t oldest_held_back() const;
 
   // The index of the message with id `id` within its step (`step`, the run's).
   int64_t index_in_step(uint64_t id, int step) const {
@@ -176,6 +179,7 @@ class ScheduleExecutor : public TrafficSource {
   std::vector<uint32_t> first_send_;
   std::vector<Send> sends_;
   std::vector<NextSend> next_send_;  // per node
+  std::vector<uint64_t> held_back_since_;  // per node: since when its next send, due, has been held back (kNever: not)
   std::vector<int> origin_nodes_;    // the nodes that hold a packet as a repetition begins, ascending
   uint32_t base_ = 0;                // id of the current repetition's first message
   HeldPackets held_;

@@ -9,8 +9,7 @@ namespace wormsim {
 
 MeasurementWindow::MeasurementWindow(const WindowSpec& spec, BackgroundTraffic& background)
     : spec_(spec), background_(background), class_accepted_(background.classes(), 0),
-      warmup_(spec.adaptive.automatic ? kNever : spec.warmup), drained_at_(kNever), next_backlog_check_(kNever),
-      next_deadlock_check_(kNever) {}
+      warmup_(spec.adaptive.automatic ? kNever : spec.warmup), drained_at_(kNever), next_backlog_check_(kNever) {}
 
 void MeasurementWindow::start(Network& net, uint64_t) {
   net.count_ejections_per_endpoint();
@@ -31,7 +30,7 @@ uint64_t MeasurementWindow::next_event() const {
   if (!closed_) return window_end() - 1;
   if (drained_at_ == kNever) return offer_end() - 1;
   // The backlog's checks fall on cycles that every run simulates (fast paths or not).
-  return offering_ ? std::min(next_backlog_check_, next_deadlock_check_) - 1 : kNever;
+  return offering_ ? next_backlog_check_ - 1 : kNever;
 }
 
 void MeasurementWindow::after_routers(Network& net, uint64_t now) {
@@ -80,7 +79,6 @@ void MeasurementWindow::after_interfaces(Network& net, uint64_t now) {
     if (delivered_ == created_) {
       drained_at_ = created_ ? last_delivery_ : now;
       next_backlog_check_ = now + 1 + backlog_period();
-      if (net.watchdog_cycles()) next_deadlock_check_ = now + 1;  // the first look is at once
     } else if (now + 1 >= offer_end()) {
       saturated_ = true;
     }
@@ -90,13 +88,6 @@ void MeasurementWindow::after_interfaces(Network& net, uint64_t now) {
     offering_ = false;
   }
   if (offering_ && drained_at_ != kNever && now + 1 >= next_backlog_check_) check_backlog(net, now);
-  if (offering_ && drained_at_ != kNever && now + 1 >= next_deadlock_check_) check_deadlock(net, now);
-}
-
-// Under the load the watchdog never fires (sim/measurement_window.hpp).
-void MeasurementWindow::check_deadlock(Network& net, uint64_t now) {
-  next_deadlock_check_ = now + 1 + net.watchdog_cycles();
-  deadlocked_ = net.lasting_wait_cycle(now);
 }
 
 // The load stays on for a schedule after the window drained: a packet that has
@@ -109,6 +100,8 @@ void MeasurementWindow::check_backlog(const Network& net, uint64_t now) {
   next_backlog_check_ = now + 1 + backlog_period();
   const uint64_t oldest = net.oldest_waiting_background();
   if (oldest != kNever && now + 1 - oldest > backlog_limit()) saturated_ = backlogged_ = true;
+  const uint64_t held = schedule_held_back_ && !backlogged_ ? schedule_held_back_() : kNever;
+  if (held != kNever && now + 1 - held > backlog_limit()) saturated_ = backlogged_ = schedule_starved_ = true;
 }
 
 void MeasurementWindow::snapshot(Network& net, uint64_t now, std::vector<uint64_t>& ejected,

@@ -11,10 +11,9 @@
 // offered; if a background packet then waits at its interface longer than
 // `drain` cycles plus the schedule's flit span (checked every `drain` / 8
 // cycles), the sources are falling behind without bound and the run stops as
-// saturated too ("backlogged"). The load never lets the network fall quiet, so
-// a schedule that deadlocks then would run on to run.max_cycles unseen by the
-// watchdog: instead, every run.watchdog_cycles the window looks for a loop of
-// waits that has lasted since its last look, and the run stops as deadlock.
+// saturated too ("backlogged"). So does a schedule send in eager mode held
+// back that long: it waits for its sender's interface to hold no message, and
+// under the load that interface may never be empty.
 //
 // The warm-up is fixed, or adaptive (sim/warmup_detector.hpp): then the window
 // opens at the end of the first warm-up sample whose latency and accepted rate
@@ -64,16 +63,20 @@ class MeasurementWindow : public TrafficSource {
   bool finished() const override { return true; }
   uint64_t next_event() const override;
   bool saturated() const override { return saturated_; }
-  bool deadlocked() const override { return deadlocked_; }
   // Saturated by the sources' backlog after the window had drained (see the header).
   bool backlogged() const { return backlogged_; }
+  // Backlogged because a schedule send (eager mode) waited that long to be released, not a background packet.
+  bool schedule_starved() const { return schedule_starved_; }
 
   // A schedule repeated under this load (sim/repetitions.hpp) keeps the
   // background offered until `done` says its last repetition has completed,
   // even after the window has drained; `span` is its flit span (Schedule::flit_span).
-  void keep_offering_until(std::function<bool()> done, uint64_t span) {
+  // `held_back` says since when the schedule's longest held-back send has
+  // waited for its sender's interface (ScheduleExecutor::oldest_held_back).
+  void keep_offering_until(std::function<bool()> done, uint64_t span, std::function<uint64_t()> held_back) {
     schedule_done_ = std::move(done);
     schedule_span_ = span;
+    schedule_held_back_ = std::move(held_back);
   }
   // How long a background packet may wait at its interface once the window has drained.
   uint64_t backlog_limit() const { return spec_.drain + schedule_span_; }
@@ -112,7 +115,6 @@ class MeasurementWindow : public TrafficSource {
   void open(Network& net, uint64_t now);
   bool warm_after(Network& net, uint64_t now);
   void check_backlog(const Network& net, uint64_t now);
-  void check_deadlock(Network& net, uint64_t now);
   uint64_t backlog_period() const { return spec_.drain / 8 > 0 ? spec_.drain / 8 : 1; }
 
   WindowSpec spec_;
@@ -121,17 +123,18 @@ class MeasurementWindow : public TrafficSource {
   std::vector<VcCounters> vc_start_, vc_end_;
   std::vector<uint64_t> class_accepted_;
   std::function<bool()> schedule_done_;
+  std::function<uint64_t()> schedule_held_back_;
   std::function<void(uint64_t)> on_open_;
   std::optional<WarmupDetector> detector_;
   uint64_t warmup_;
-  bool opened_ = false, closed_ = false, saturated_ = false, offering_ = true, backlogged_ = false, deadlocked_ = false;
+  bool opened_ = false, closed_ = false, saturated_ = false, offering_ = true, backlogged_ = false,
+       schedule_starved_ = false;
   uint64_t generated_start_ = 0;  // background packets generated before the window
   uint64_t created_ = 0, delivered_ = 0;  // created_: known once the window has closed
   uint64_t last_delivery_ = 0;
   uint64_t schedule_span_ = 0;  // the schedule's flit span (Schedule::flit_span), added to the backlog's limit
   uint64_t drained_at_;
   uint64_t next_backlog_check_;  // once drained while still offering: the next check's cycle + 1 (else kNever)
-  uint64_t next_deadlock_check_;  // the same, for Network::lasting_wait_cycle (watchdog on)
 };
 
 }  // namespace wormsim

@@ -36,6 +36,7 @@
 #include "sim/atomic_file.hpp"
 #include "sim/output_set.hpp"
 #include "sim/outputs.hpp"
+#include "sim/load_deadlock_watch.hpp"
 #include "sim/progress_log.hpp"
 #include "sim/repetitions.hpp"
 #include "sim/multicast_checks.hpp"
@@ -292,6 +293,12 @@ int load_run_inputs(const RunOptions& opts, RunInputs& in, bool network_follows)
     if (!ok) return kExitInputError;
 
     in.warnings = setting_warnings(cfg);
+    TraceKind trace = TraceKind::None;
+    parse_trace_kind(cfg.trace, trace);
+    if (trace == TraceKind::Vcd && topo.num_links() > kMaxVcdLinks)
+      throw ConfigError(cfg.path + ": output.trace: vcd traces are for small networks (at most " +
+                        std::to_string(kMaxVcdLinks) + " links; this one has " + std::to_string(topo.num_links()) +
+                        "); use perfetto");
     if (const std::string too_long = multicast_route_too_long(cfg, in.schedule, topo); !too_long.empty())
       throw ConfigError((cfg.schedule.file.empty() ? cfg.path + ": schedule" : cfg.schedule.file) + ": " + too_long +
                         "; give the message fewer destinations, split it, or use a scheme of shorter worms");
@@ -429,11 +436,6 @@ int run_loaded(const RunOptions& opts, RunInputs& in, std::chrono::steady_clock:
   RunReport report;
   report.warnings = in.warnings;
   const auto t_elab = Clock::now();
-  if (trace == TraceKind::Vcd && topo.num_links() > kMaxVcdLinks) {
-    std::cerr << "error: " << cfg.path << ": output.trace: vcd traces are for small networks (at most " << kMaxVcdLinks
-              << " links; this one has " << topo.num_links() << "); use perfetto\n";
-    return kExitInputError;
-  }
   // Taken before anything is simulated: an unwritable folder, or one another run
   // is writing to, is refused at once.
   const std::unique_ptr<OutputSet> outputs = make_or_report<OutputSet>(cfg.out_dir);
@@ -456,9 +458,17 @@ int run_loaded(const RunOptions& opts, RunInputs& in, std::chrono::steady_clock:
   if (cfg.window.enabled) {
     window = std::make_unique<MeasurementWindow>(cfg.window, *background);
     if (cfg.has_schedule)
-      window->keep_offering_until([&repeated] { return repeated.complete(); }, schedule_span);
+      window->keep_offering_until([&repeated] { return repeated.complete(); }, schedule_span,
+                                  [&exec] { return exec.oldest_held_back(); });
     if (cfg.repeat.at_window_open) window->on_open([&repeated](uint64_t cycle) { repeated.start_at(cycle); });
     net.add_traffic(window.get());
+  }
+  // Only a measured load run offers for as long as it has to: traffic.cycles
+  // ends the load, and the watchdog then sees what is stuck.
+  std::unique_ptr<LoadDeadlockWatch> deadlock_watch;
+  if (window) {
+    deadlock_watch = std::make_unique<LoadDeadlockWatch>(*background);
+    net.add_traffic(deadlock_watch.get());
   }
   // Last of the sources: it recycles what the others have seen delivered this
   // cycle, once their rows are written.
@@ -599,7 +609,10 @@ int run_loaded(const RunOptions& opts, RunInputs& in, std::chrono::steady_clock:
   if (net.status() == RunStatus::Saturated) {
     if (report.load && report.load->backlogged)
       std::cerr << "run saturated: the measurement window drained, but while the load stayed on for the schedule a "
-                   "background packet waited at its interface more than "
+                << (window->schedule_starved() ? "schedule send (eager mode) waited for its sender's interface to "
+                                                 "hold no message"
+                                               : "background packet waited at its interface")
+                << " more than "
                 << window->backlog_limit() << " cycles (traffic.drain_cycles, " << cfg.window.drain
                 << ", plus the schedule's flit span, " << window->backlog_limit() - cfg.window.drain << "), at cycle "
                 << net.cycle();

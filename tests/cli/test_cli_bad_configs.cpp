@@ -31,6 +31,8 @@ const std::vector<BadConfig>& bad_configs() {
   static const std::vector<BadConfig> v = {
       {"MissingFile", "does_not_exist.yaml", {}, {"error: @: cannot open config file"}},
       {"InvalidYaml", "invalid_yaml.yaml", {}, {"error: @: not valid YAML (line 4): "}},
+      {"TwoDocuments", "two_documents.yaml", {},
+       {"error: @: not valid YAML (line 5): a second YAML document; a config file holds one"}},
       {"TopLevelList", "top_level_list.yaml", {}, {"error: @: (top level) (line 1): expected a mapping"}},
       {"EmptyFile", "empty.yaml", {}, {"error: @: network: missing (expected topology, dims, ...)"}},
       {"UnknownTopLevelKey", "unknown_top_key.yaml", {},
@@ -160,6 +162,13 @@ const std::vector<BadConfig>& bad_configs() {
         "traffic={pattern: uniform, rate: 0.5, cycles: 10, injection: on-off, burst_alpha: 0.1, burst_beta: 0.3}"},
        {"error: @: traffic: on-off injection sends rate * (burst_alpha + burst_beta) / burst_alpha = 2 packets per "
         "cycle while on, more than 1: lower rate or burst_beta, or raise burst_alpha"}},
+      // Bursts are drawn one by one: at 1e-10 a packet took 1e8 of them per node (the run never ended).
+      {"TrafficOnOffBurstsPerPacket", "",
+       {"--set", "schedule=null", "--set",
+        "traffic={pattern: uniform, rate: 1e-10, cycles: 1000, injection: on-off, burst_alpha: 0.01, burst_beta: 1}"},
+       {"error: @: traffic: on-off injection at this rate draws about burst_beta / (rate * (burst_alpha + burst_beta) "
+        "/ burst_alpha) = 9.90099e+07 bursts per packet, more than 1e+06 (minutes per packet): raise rate or "
+        "burst_alpha, or lower burst_beta"}},
       {"TrafficHotspotWeightsPerNode", "",
        {"--set", "traffic={pattern: hotspot, rate: 0.1, cycles: 10, hotspot: {nodes: [0, 1], fraction: 0.5, weights: [1]}}"},
        {"error: @: traffic.hotspot.weights (from --set): expected a list of 2 positive numbers, one per node"}},

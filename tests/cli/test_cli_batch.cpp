@@ -150,6 +150,10 @@ TEST(CliBatch, BadPointsFilesAreRefusedNamingTheLineAndKey) {
       {"{\"set\": [\"run.seed=1\"]}\n", "p.jsonl:1: \"out\": expected the point's output folder"},
       {"{\"out\": \"a\", \"set\": [\"run.seed\"]}\n", "p.jsonl:1: \"set\"[0]: expected a \"key.path=value\" string"},
       {"{\"out\": \"a\"}\n{\"out\": \"a\"}\n", "p.jsonl:2: \"out\": a is also the folder of line 1"},
+      // One folder however spelt (the second point's outputs replaced the first's).
+      {"{\"out\": \"a\"}\n{\"out\": \"./a/\"}\n", "p.jsonl:2: \"out\": ./a/ is also the folder of line 1"},
+      {"{\"out\": \"x/../a\"}\n{\"out\": \"" + (tmp / "a").string() + "\"}\n",
+       "p.jsonl:2: \"out\": " + (tmp / "a").string() + " is also the folder of line 1"},
       {"\n\n", "p.jsonl: no point"},
       {"[1]\n", "p.jsonl:1: expected a JSON object"},
   };

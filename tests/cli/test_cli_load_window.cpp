@@ -110,6 +110,70 @@ TEST(LoadWindow, SaturatedRunSaysSoAndExitsZero) {
   EXPECT_EQ(s.at("metrics").at("completion_cycles"), 899);  // the run stopped after cycle 600 + 300 - 1
 }
 
+// Dimension order on a ring with one VC deadlocks under heavy load, and the
+// worms still free keep the network busy: the watchdog never fired, and the
+// run stopped at the drain cap as saturated (cycle 11,099). While the load is
+// offered the run looks for a loop of waits every run.watchdog_cycles (here at
+// cycles 0, 500, 1000): the loop seen at 500 is unchanged at 1000, none of its
+// worms' flits moved, and the run stops as deadlock.
+TEST(LoadWindow, ADeadlockUnderTheLoadStopsTheRunAsDeadlock) {
+  TempDir tmp;
+  write_file(tmp / "ring.yaml",
+             "network: {topology: ring, dims: [8], vcs: 1, buffer_flits: 2, allow_deadlock: true}\n"
+             "traffic: {pattern: uniform, rate: 0.3, flits: 16, warmup_cycles: 100, measure_cycles: 1000}\n"
+             "run: {watchdog_cycles: 500}\noutput: {host_timing: false}\n");
+  std::string bytes[2];
+  for (int fast = 0; fast < 2; ++fast) {
+    const fs::path out = tmp / (fast ? "fast" : "slow");
+    const Result r = run_wormsim({"run", (tmp / "ring.yaml").string(), "--quiet", "--out", out.string(), "--set",
+                                  std::string("run.fast_paths=") + (fast ? "true" : "false")},
+                                 tmp.path(), 60);
+    EXPECT_EXIT_CODE(r, 3);
+    EXPECT_CONTAINS(r.err, "run stopped: deadlock at cycle 1000 with");
+    const json s = summary_of(out);
+    EXPECT_EQ(s.at("status"), "deadlock");
+    EXPECT_EQ(s.at("load").at("saturated"), false);
+    const json& loop = s.at("deadlock");
+    ASSERT_GE(loop.size(), 2u);
+    for (size_t i = 0; i < loop.size(); ++i)
+      EXPECT_EQ(loop[i].at("waits_for_message"), loop[(i + 1) % loop.size()].at("message")) << loop.dump();
+    bytes[fast] = read_file(out / "summary.json") + read_file(out / "messages.csv");
+  }
+  EXPECT_EQ(bytes[0], bytes[1]) << "the same bytes with and without the fast paths";
+  // With the watchdog off nothing looks: the window does not drain, and the run stops at its cap.
+  const Result off = run_wormsim({"run", (tmp / "ring.yaml").string(), "--quiet", "--out", (tmp / "off").string(),
+                                  "--set", "run.watchdog_cycles=0"},
+                                 tmp.path(), 60);
+  EXPECT_EXIT_CODE(off, 0);
+  EXPECT_EQ(summary_of(tmp / "off").at("status"), "saturated");
+}
+
+// A loop of waits can last while its worms move: one worm whose route goes
+// back over links it holds (it fits in the buffers ahead, so it waits for its
+// own tail), beside a background packet, both waiting for credits that take
+// 1000 cycles. Their edges are the same at two looks 2500 cycles apart, but
+// their flits moved in between: not a deadlock (it was called one at cycle
+// 7,509, and the run completes at cycle 11,015).
+TEST(LoadWindow, WormsWaitingForSlowCreditsAreNotADeadlock) {
+  TempDir tmp;
+  write_file(tmp / "back.json",
+             R"({"wormsim_schedule": 1, "name": "back over its own links", "topology": {"kind": "line", "dims": [3]},
+ "steps": [[{"src": 0, "dst": 2, "route": [0, 1, 2, 1, 0, 1, 2], "flits": 12}]]})");
+  write_file(tmp / "line.yaml",
+             "network: {topology: line, dims: [3], vcs: 1, buffer_flits: 4, allow_deadlock: true}\n"
+             "timing: {router_delay: 1, link_delay: 1, credit_delay: 1000}\n"
+             "schedule: {file: back.json, repeat: {count: 1, start_cycle: 2000}}\n"
+             "traffic: {pattern: uniform, rate: 0.001, flits: 1, warmup_cycles: 0, measure_cycles: 10, "
+             "drain_cycles: 20000}\n"
+             "run: {watchdog_cycles: 2500}\noutput: {host_timing: false}\n");
+  const Result r = run_wormsim({"run", (tmp / "line.yaml").string(), "--quiet", "--out", (tmp / "o").string()},
+                               tmp.path(), 60);
+  EXPECT_EXIT_CODE(r, 0);
+  const json s = summary_of(tmp / "o");
+  EXPECT_EQ(s.at("status"), "completed");
+  EXPECT_EQ(s.at("metrics").at("completion_cycles"), 11015);
+}
+
 // The simulation up to the window's end does not depend on the window: runs
 // that differ only in measure_cycles agree on every packet delivered before
 // the shorter window closes.

@@ -257,6 +257,46 @@ TEST(Repetitions, BackloggedSourcesStopTheRunAsSaturated) {
   EXPECT_EQ(bytes[0], bytes[1]) << "the same bytes with and without the fast paths";
 }
 
+// In eager mode a send is released only when its sender's interface holds no
+// message; with a 200-cycle startup every interface always holds background
+// packets in theirs, so no send ever went, the repetition never completed and
+// the load stayed on until run.max_cycles. A send held back longer than the
+// backlog's limit stops the run as saturated (backlogged) like a background
+// packet that waited that long. Barrier mode hands the sends to the
+// interfaces at once, and completes.
+TEST(Repetitions, EagerSendsHeldBackByTheLoadStopTheRunAsSaturated) {
+  TempDir tmp;
+  const std::vector<std::string> base{"network.dims=[4,4]", "timing.startup=200",
+                                      "traffic={pattern: uniform, rate: 0.08, flits: 2, warmup_cycles: 100, "
+                                      "measure_cycles: 500}"};
+  std::string bytes[2];
+  for (int fast = 0; fast < 2; ++fast) {
+    const fs::path out = tmp / (fast ? "fast" : "slow");
+    std::vector<std::string> args{"run", default_config().string(), "--quiet", "--out", out.string(), "--set",
+                                  "output.host_timing=false", "--set",
+                                  "schedule={algorithm: binomial, flits: 8, mode: eager}", "--set",
+                                  std::string("run.fast_paths=") + (fast ? "true" : "false")};
+    for (const auto& s : base) args.insert(args.end(), {"--set", s});
+    const Result r = run_wormsim(args, tmp.path(), 60);
+    EXPECT_EXIT_CODE(r, 0);
+    EXPECT_CONTAINS(r.err, "a schedule send (eager mode) waited for its sender's interface to hold no message more "
+                           "than 5032 cycles (traffic.drain_cycles, 5000, plus the schedule's flit span, 32)");
+    const json s = summary_of(out);
+    EXPECT_EQ(s.at("status"), "saturated");
+    EXPECT_EQ(s.at("load").at("backlogged"), true);
+    EXPECT_EQ(s.at("load").at("delivered"), s.at("load").at("packets")) << "the window drained";
+    EXPECT_EQ(s.at("repetitions").at("completed"), 0);
+    EXPECT_LT(s.at("metrics").at("completion_cycles").get<long>(), 100 + 500 + 5000 + 5032 / 8 + 5032);
+    bytes[fast] = read_file(out / "summary.json") + read_file(out / "messages.csv");
+  }
+  EXPECT_EQ(bytes[0], bytes[1]) << "the same bytes with and without the fast paths";
+  std::vector<std::string> barrier = base;
+  barrier.push_back("schedule={algorithm: binomial, flits: 8, mode: barrier}");
+  const json b = run(tmp, "barrier", default_config().string(), barrier);
+  EXPECT_EQ(b.at("status"), "completed");
+  EXPECT_EQ(b.at("repetitions").at("completed"), 1);
+}
+
 // A schedule's worms hold their channels, and background packets wait behind
 // them, for as long as their flits take, at any load: the backlog's limit is
 // the cap plus the schedule's flit span (4 steps of 1500 flits here). Packets
@@ -294,9 +334,10 @@ TEST(Repetitions, LongScheduleMessagesAreNotABacklog) {
 // A schedule that deadlocks while the load is kept on for it (here four worms
 // with explicit routes around a square, whose links the transpose background
 // never takes) leaves the network busy: the watchdog never sees it fall quiet,
-// and the run went on to run.max_cycles. Every run.watchdog_cycles from the
-// window's drain the window looks for a loop of waits unchanged since its
-// last look, and the run stops as deadlock at the first look that finds one.
+// and the run went on to run.max_cycles. While the load is offered the run
+// looks (sim/load_deadlock_watch.hpp), at cycle 0 and every run.watchdog_cycles after, for a loop of waits
+// unchanged since its last look, and the run stops as deadlock at the first
+// look that finds one.
 TEST(Repetitions, ADeadlockUnderTheLoadStopsTheRunAsDeadlock) {
   TempDir tmp;
   write_file(tmp / "square.json", R"({"wormsim_schedule": 1, "name": "square", "topology": {"kind": "mesh", "dims": [4, 4]},
@@ -327,9 +368,10 @@ TEST(Repetitions, ADeadlockUnderTheLoadStopsTheRunAsDeadlock) {
     ASSERT_EQ(loop.size(), 4u) << loop.dump();
     for (size_t i = 0; i < 4; ++i)
       EXPECT_EQ(loop[i].at("waits_for_message"), loop[(i + 1) % 4].at("message")) << "a closed loop: " << loop.dump();
-    // The window drained in cycle 300 + drain_cycles - 1 and looked at once; the second look found the loop.
-    const long drained = 300 + load.at("drain_cycles").get<long>() - 1;
-    EXPECT_CONTAINS(r.err, "run stopped: deadlock at cycle " + std::to_string(drained + 500) + " with 0 of 4 messages");
+    // The schedule starts with the window (cycle 100) and its worms lock at
+    // once: the look at cycle 500 sees the loop, the one at 1000 finds it unchanged.
+    EXPECT_LT(load.at("drain_cycles").get<long>(), 500) << "the window drained before";
+    EXPECT_CONTAINS(r.err, "run stopped: deadlock at cycle 1000 with 0 of 4 messages");
     bytes[fast] = read_file(out / "summary.json") + read_file(out / "messages.csv");
   }
   EXPECT_EQ(bytes[0], bytes[1]) << "the same bytes with and without the fast paths";
@@ -342,7 +384,8 @@ TEST(Repetitions, ADeadlockUnderTheLoadStopsTheRunAsDeadlock) {
 }
 
 // Worms that wait long behind a moving one close no lasting loop, however
-// often the window looks (the 1500-flit broadcast of the test above, looked at every 50 cycles).
+// often the run looks (the 1500-flit broadcast of the test above, with
+// run.watchdog_cycles 50: looked at every 64 + 4 x 3 = 76 cycles).
 TEST(Repetitions, LongWaitsUnderTheLoadAreNotADeadlock) {
   TempDir tmp;
   const json s = run(tmp, "often", default_config().string(),

@@ -85,6 +85,12 @@ TEST(CliTrace, VcdRefusesLargeNetworks) {
                                tmp.path());
   EXPECT_EXIT_CODE(r, 1);
   EXPECT_CONTAINS(r.err, "output.trace: vcd traces are for small networks");
+  // config check says so too (it accepted such a config), and so refuses what a sweep would fail on.
+  const Result c = run_wormsim({"config", "check", kDefault, "--set", "output.trace=vcd", "--set",
+                                "network.dims=[64,64]", "--set", "schedule.algorithm=eye"},
+                               tmp.path());
+  EXPECT_EXIT_CODE(c, 1);
+  EXPECT_CONTAINS(c.err, "output.trace: vcd traces are for small networks (at most 4096 links; this one has 16128)");
 }
 
 TEST(CliTrace, UnknownTraceKindIsAUsageError) {

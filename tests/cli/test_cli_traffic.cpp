@@ -47,6 +47,19 @@ TEST(CliTraffic, BurstyInjectionRaisesLatencyAtTheSameMeanRate) {
 }
 
 // Same config and seed, same bytes; another seed, another random permutation.
+// Periodic injection at a rate whose period overflows a cycle count (1 / 1e-20
+// cycles) sends node 0's first packet (phase 0: cycle 0) and nothing more; the
+// next cycle, cast from a double out of range, was undefined, and the run never ended.
+TEST(CliTraffic, PeriodicAtATinyRateSendsOnePacket) {
+  TempDir tmp;
+  for (const std::string rate : {"1e-20", "1e-12"}) {
+    const json s = run_summary(tmp, "r" + rate, {"traffic={pattern: uniform, rate: " + rate +
+                                                     ", cycles: 1000, injection: periodic}"});
+    EXPECT_EQ(s.at("status"), "completed") << rate;
+    EXPECT_EQ(s.at("background").at("messages"), 1) << rate;
+  }
+}
+
 TEST(CliTraffic, SameSeedSameBytes) {
   TempDir tmp;
   const std::vector<std::vector<std::string>> cases = {

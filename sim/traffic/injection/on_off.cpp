@@ -20,6 +20,7 @@ namespace wormsim {
 
 class OnOff final : public InjectionProcess {
  public:
+  static constexpr double kMaxBurstsPerPacket = 1e6;
   static double on_rate(const BackgroundSpec& s) { return s.rate * (s.burst_alpha + s.burst_beta) / s.burst_alpha; }
   static void check(const BackgroundSpec& s) {
     if (!(s.burst_alpha > 0.0 && s.burst_alpha <= 1.0))
@@ -30,6 +31,15 @@ class OnOff final : public InjectionProcess {
       std::ostringstream what;
       what << "on-off injection sends rate * (burst_alpha + burst_beta) / burst_alpha = " << on_rate(s)
            << " packets per cycle while on, more than 1: lower rate or burst_beta, or raise burst_alpha";
+      throw std::invalid_argument(what.str());
+    }
+    // Bursts are drawn one by one: a packet costs about beta / r_on of them.
+    if (s.burst_beta / on_rate(s) > kMaxBurstsPerPacket) {
+      std::ostringstream what;
+      what << "on-off injection at this rate draws about burst_beta / (rate * (burst_alpha + burst_beta) / "
+              "burst_alpha) = "
+           << s.burst_beta / on_rate(s) << " bursts per packet, more than " << kMaxBurstsPerPacket
+           << " (minutes per packet): raise rate or burst_alpha, or lower burst_beta";
       throw std::invalid_argument(what.str());
     }
   }

@@ -25,8 +25,10 @@ class Periodic final : public InjectionProcess {
   }
 
  private:
+  // kNoArrival for a cycle past it (a rate so low that 1 / rate overflows a cycle count).
   uint64_t at(double k, double phase) const {
-    return static_cast<uint64_t>(std::floor((k + phase) / rate_ + 1e-9));
+    const double cycle = std::floor((k + phase) / rate_ + 1e-9);
+    return cycle < static_cast<double>(kNoArrival) ? static_cast<uint64_t>(cycle) : kNoArrival;
   }
   const int endpoints_;
   const double rate_;
