@@ -276,7 +276,10 @@ class Router {
   void look_up_branches(int in_vc, const Flit& head);
   Candidates branch_candidates(int in_vc, const RouteHop& branch) const;
   bool fanout_can_send(int in_vc, uint64_t now) const;
-  int offer_with_fanout(int ip, uint64_t now);
+  int offer_with_fanout(int ip, uint64_t now) const;
+  int port_offer(int ip, uint64_t now) const;
+  uint32_t frozen_switch_blocker(int in_vc, uint64_t now, int* lost_port) const;
+  void add_fanout_body_wait(int in_vc, uint64_t now, std::vector<Wait>& w) const;
   uint64_t fanout_out_ports(int in_vc) const;
   [[gnu::noinline]] void allocate_switch_with_fanout(uint64_t now);
   void move_fanout_flit(int in_vc, int in_port, uint64_t now);
@@ -295,7 +298,7 @@ class Router {
   uint64_t requested_outputs(int ivc) const;
   void move_granted(int ivc, int ip, uint64_t outs, uint64_t now);
   bool front_ready_by(uint64_t now) const;
-  int offer(int ip, uint64_t now);
+  int offer(int ip, uint64_t now) const;
   // The first VC of input port `ip`, round-robin from rr_[ip], for which `can_move(vc)`; -1 if none.
   template <typename CanMove>
   int round_robin_vc(int ip, CanMove can_move) const {

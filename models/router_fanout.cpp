@@ -92,7 +92,7 @@ uint64_t Router::fanout_out_ports(int in_vc) const {
 }
 
 // offer() at a port where some VC holds a multidestination worm.
-int Router::offer_with_fanout(int ip, uint64_t now) {
+int Router::offer_with_fanout(int ip, uint64_t now) const {
   return round_robin_vc(ip, [&](int ivc) {
     const InputVC& iv = in_[ivc];
     if (iv.q.front_ready() > now) return false;
@@ -108,9 +108,14 @@ int Router::offer_with_fanout(int ip, uint64_t now) {
   const uint64_t ports = occupied_ports_;
   if (head_ports_ != 0 || ports == 0 || (ports & (ports - 1)) != 0) return false;
   const int ip = __builtin_ctzll(ports);
-  const int ivc = (fanout_ports_ & bit(ip)) ? offer_with_fanout(ip, now) : offer(ip, now);
+  const int ivc = port_offer(ip, now);
   if (ivc >= 0) move_granted(ivc, ip, requested_outputs(ivc), now);
   return true;
+}
+
+// The VC input port `ip` offers to the switch, where some input port may hold a multidestination worm.
+int Router::port_offer(int ip, uint64_t now) const {
+  return (fanout_ports_ & bit(ip)) ? offer_with_fanout(ip, now) : offer(ip, now);
 }
 
 // The output ports the offer of `ivc` requests: all its branches' for a multidestination worm.
@@ -141,7 +146,7 @@ void Router::allocate_switch_with_fanout(uint64_t now) {
   uint64_t requested = 0;
   for (uint64_t ports = occupied_ports_; ports; ports &= ports - 1) {
     const int ip = __builtin_ctzll(ports);
-    const int ivc = (fanout_ports_ & bit(ip)) ? offer_with_fanout(ip, now) : offer(ip, now);
+    const int ivc = port_offer(ip, now);
     s.offer[ip] = ivc;
     if (ivc < 0) continue;
     won[ip] = 0;
@@ -252,7 +257,12 @@ Router::FanoutWait Router::fanout_wait(int in_vc, const Flit& head, uint64_t now
   for (int32_t o : fo->outs)
     if (!can_send(o, now)) return {out_[o].previous, &VcCounters::credit, out_port_of(o)};
   const int first_port = out_port_of(fo->outs.front());
-  if (frozen) return {kNoMessage, &VcCounters::credit, first_port};
+  if (frozen) {
+    int lost = first_port;
+    const uint32_t winner = frozen_switch_blocker(in_vc, now, &lost);
+    if (winner != kNoMessage && winner != head.msg) return {winner, &VcCounters::switch_alloc, lost};
+    return {kNoMessage, &VcCounters::credit, first_port};
+  }
   const RouterScratch& s = *scratch_;
   for (int32_t o : fo->outs) {
     const int op = out_port_of(o);
@@ -261,6 +271,44 @@ Router::FanoutWait Router::fanout_wait(int in_vc, const Flit& head, uint64_t now
   const int ip = in_port_of(in_vc);
   const bool port_moved = s.offer[ip] >= 0 && s.moved(ip, s.offer[ip]);
   return {port_moved ? s.moved_msg[ip] : kNoMessage, &VcCounters::switch_alloc, first_port};
+}
+
+// In a frozen network a ready head holding every branch with a credit waits
+// for the switch only if, every cycle, another offer that cannot move either
+// (a multidestination worm short of one of its own ports) is granted one of
+// its output ports: their ports' round-robin pointers, which move only when
+// their winner moves, favour each other's input ports for good. The worm at
+// the front of that offer, and the port (`lost_port`); kNoMessage if none.
+uint32_t Router::frozen_switch_blocker(int in_vc, uint64_t now, int* lost_port) const {
+  const int ip = in_port_of(in_vc);
+  for (int32_t o : fanouts_[in_vc].outs) {
+    const int op = out_port_of(o);
+    uint64_t requests = 0;
+    for (uint64_t ports = occupied_ports_; ports; ports &= ports - 1) {
+      const int p = __builtin_ctzll(ports);
+      const int ivc = port_offer(p, now);
+      if (ivc >= 0 && (requested_outputs(ivc) & bit(op))) requests |= bit(p);
+    }
+    if (requests == 0) continue;
+    const int winner = first_set_from(requests, rr_[in_ports_ + op]);
+    if (winner != ip) {
+      *lost_port = op;
+      return in_[port_offer(winner, now)].q.front().msg;
+    }
+  }
+  return kNoMessage;
+}
+
+// A multidestination worm's body at the front of `in_vc`, in a frozen
+// network: it waits for a worm only where the switch stops it (a unicast
+// body waits for its own flits downstream, and so does this one on a branch
+// without a credit).
+void Router::add_fanout_body_wait(int in_vc, uint64_t now, std::vector<Wait>& w) const {
+  if (!fanout_can_send(in_vc, now)) return;
+  int lost = -1;
+  const uint32_t winner = frozen_switch_blocker(in_vc, now, &lost);
+  const uint32_t msg = in_[in_vc].q.front().msg;
+  if (winner != kNoMessage && winner != msg) w.push_back(Wait{in_port_of(in_vc), in_vc % vcs_, msg, winner, lost});
 }
 
 void Router::note_fanout_wait(int in_vc, const Flit& head, const FanoutWait& w, uint64_t cycles) {

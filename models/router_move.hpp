@@ -23,7 +23,7 @@ inline bool Router::can_send(int out_vc, uint64_t now) const {
 // rr_[ip], that holds an output, is ready and has a credit; -1 if none.
 // With at most 64 input VCs it visits only the VCs whose worm holds an output
 // (holding_vcs_), in the same order: most of a port's VCs hold none.
-[[gnu::always_inline]] inline int Router::offer(int ip, uint64_t now) {
+[[gnu::always_inline]] inline int Router::offer(int ip, uint64_t now) const {
   auto sendable = [&](int ivc) {
     const InputVC& iv = in_[ivc];
     return iv.q.front_ready() <= now && can_send(iv.out, now);

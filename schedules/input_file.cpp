@@ -32,7 +32,11 @@ std::string read_input_file(const std::string& path) {
   // Not `stream << rdbuf()`: it swallows a failed allocation and leaves the text
   // cut short, which would then be reported as invalid input instead of out of memory.
   std::string text;
-  text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  try {
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  } catch (const std::ios_base::failure&) {  // libstdc++'s filebuf throws on a read error (EIO, say)
+    throw InputFileError(std::string("read failed: ") + std::strerror(errno));
+  }
   if (in.bad()) throw InputFileError(std::string("read failed: ") + std::strerror(errno));
   return text;
 }

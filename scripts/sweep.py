@@ -57,6 +57,30 @@ class SweepError(Exception):
     pass
 
 
+# files the sweep writes in OUT (results.csv: table.read_table says what is wrong with it)
+OUTPUT_FILES = ("spec.yaml", table.TABLE_PARQUET, ".sweep.lock")
+
+
+def check_output_folder(output):
+    """Refuse an OUT the sweep could not write before anything is read or written: a write
+    onto a folder would otherwise fail with a traceback half-way through the set-up."""
+    existing = output
+    while not os.path.lexists(existing):
+        existing = os.path.dirname(existing)
+    if not os.path.isdir(existing):
+        what = "is a file" if existing == output else f"cannot be created: {existing} is a file"
+        raise SweepError(f"{output}: {what}, expected the result folder")
+    if existing != output:
+        return
+    for name in OUTPUT_FILES:
+        if os.path.isdir(os.path.join(output, name)):
+            raise SweepError(f"{os.path.join(output, name)}: is a folder, expected a file the sweep writes; "
+                             "move it away")
+    points = os.path.join(output, table.POINTS_DIR)
+    if os.path.lexists(points) and not os.path.isdir(points):
+        raise SweepError(f"{points}: is a file, expected the folder of the points' outputs; move it away")
+
+
 def chunk_size(n, workers):
     return max(1, min(MAX_CHUNK, -(-n // (CHUNKS_PER_WORKER * max(1, workers)))))
 
@@ -123,7 +147,10 @@ def parse_args(argv):
 
 def acquire_lock(output):
     path = os.path.join(output, ".sweep.lock")
-    f = open(path, "a+")
+    try:
+        f = open(path, "a+")
+    except OSError as e:
+        raise SweepError(f"{path}: cannot open the lock file ({e.strerror})") from None
     try:
         fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
@@ -350,6 +377,11 @@ def main(argv=None):
 
     csv_path = os.path.join(sp.output, table.TABLE_CSV)
     try:
+        check_output_folder(sp.output)
+    except SweepError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return EXIT_INPUT
+    try:
         existing, damaged_rows = table.read_table(csv_path)
     except table.TableError as e:
         print(f"error: {e}; restore it, or move it away to run every point again "
@@ -373,8 +405,12 @@ def main(argv=None):
         return EXIT_INPUT
 
     param_cols = sp.param_columns()
-    with open(sp.path, encoding="utf-8") as f:
-        atomicio.write_text(os.path.join(sp.output, "spec.yaml"), f.read())
+    try:
+        atomicio.write_text(os.path.join(sp.output, "spec.yaml"), sp.text)
+    except OSError as e:
+        lock.close()
+        print(f"error: {os.path.join(sp.output, 'spec.yaml')}: cannot write ({e.strerror})", file=sys.stderr)
+        return EXIT_INPUT
 
     # rows of this spec's points, in table order: complete ones are kept as they are, failed or
     # interrupted ones until their point has run again (--rerun: every row is replaced); damaged
@@ -403,7 +439,13 @@ def main(argv=None):
         ordered = [rows[p.id] for p in points if p.id in rows]
         table.write(sp.output, param_cols, ordered)
 
-    write_table()
+    try:
+        write_table()
+    except OSError as e:
+        lock.close()
+        print(f"error: {sp.output}: cannot write the table ({e.strerror}: {e.filename2 or e.filename})",
+              file=sys.stderr)
+        return EXIT_INPUT
     done_before = len(points) - len(todo) - len(refused)
     skipped = f", {len(refused)} invalid" if refused else ""
     print(f"sweep: {len(points)} points, {done_before} complete{skipped}, {len(todo)} to run -> {csv_path}",

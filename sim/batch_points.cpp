@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "schedules/input_file.hpp"
+#include "schedules/json_repeated_key.hpp"
 #include "sim/config.hpp"
 #include "sim/did_you_mean.hpp"
 
@@ -36,6 +37,8 @@ BatchPoint parse_point(const std::string& where, const std::string& text) {
     throw ConfigError(where + ": not a JSON object (" + e.what() + ")");
   }
   if (!j.is_object()) throw ConfigError(where + ": expected a JSON object {\"out\": FOLDER, \"set\": [OVERRIDES]}");
+  if (const std::string twice = first_repeated_key(text); !twice.empty())
+    throw ConfigError(where + ": key \"" + twice + "\" given twice (give each key once)");
   static const std::vector<std::string> keys{"out", "set"};
   for (const auto& [key, value] : j.items())
     if (key != "out" && key != "set")

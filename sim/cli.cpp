@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -30,6 +31,19 @@
 namespace wormsim {
 
 namespace {
+
+// CLI::Range lets "nan" through (every comparison with it is false).
+const CLI::Validator kNotNan(
+    [](std::string& text) {
+      double v = 0;
+      return CLI::detail::lexical_cast(text, v) && std::isnan(v) ? "expected a number, got " + text : std::string();
+    },
+    "", "not NaN");
+
+// An empty folder would put the outputs loose in the working directory.
+const CLI::Validator kAFolder(
+    [](std::string& text) { return text.empty() ? std::string("expected a folder, got an empty path") : std::string(); },
+    "", "a folder");
 
 void setup_logging(const std::string& level) {
   auto logger = spdlog::stderr_color_mt("wormsim");
@@ -105,14 +119,15 @@ int dispatch(int argc, char** argv) {
                                             "vcs.csv and hops.csv for output.router_stats) to the "
                                             "output folder and prints a summary");
   run_cmd->add_option("config", run.config_path, "YAML config file (see docs/config-reference.md)")->required();
-  run_cmd->add_option("--set", run.overrides, "Override a config key: key.path=value (YAML value; a list entry by index: traffic.classes[1].rate=0.02), repeatable");
-  run_cmd->add_option("--out", run.out_dir, "Output folder (overrides output.dir)");
+  run_cmd->add_option("--set", run.overrides, "Override a config key: key.path=value (YAML value; a list entry by index: network.dims[1]=8, traffic.classes[1].rate=0.02), repeatable");
+  run_cmd->add_option("--out", run.out_dir, "Output folder (overrides output.dir)")->check(kAFolder);
   run_cmd->add_flag("--strict", run.strict, "Treat schedule warnings (port-model violations) as errors");
   run_cmd->add_flag("--quiet", run.quiet, "Do not print the summary on stdout");
   run_cmd->add_option("--progress", run.progress_seconds,
                       "Seconds between progress lines (cycle, cycles/s, messages delivered, time left) on stderr "
                       "at --log-level info or finer (default 5; 0: none)")
-      ->check(CLI::Range(0.0, 86400.0));
+      ->check(CLI::Range(0.0, 86400.0))
+      ->check(kNotNan);
   run_cmd->add_option("--trace", run.trace,
                       "Also write a timeline: perfetto (trace.json, Chrome trace events) or vcd (trace.vcd, small "
                       "networks); overrides output.trace")
@@ -130,7 +145,8 @@ int dispatch(int argc, char** argv) {
   batch_cmd->add_option("config", batch.config_path, "YAML config every point starts from")->required();
   batch_cmd->add_option("--points", batch.points_path, "Points file: one JSON object per line")->required();
   batch_cmd->add_option("--timeout", batch.timeout, "Seconds a point may run before it is killed (default: no limit)")
-      ->check(CLI::Range(0.0, 1e9));
+      ->check(CLI::Range(0.0, 1e9))
+      ->check(kNotNan);
   batch_cmd->add_flag("--strict", batch.strict, "Treat schedule warnings (port-model violations) as errors");
   batch_cmd->add_flag("--check", batch.check,
                       "Only check each point as `config check` would (nothing is simulated or written)");
@@ -142,7 +158,7 @@ int dispatch(int argc, char** argv) {
       "check", "Check a config (with --set overrides) as `run` would before simulating: the keys, the traffic, the "
                "schedule and the memory it needs; prints one line and exits 0 if it would run");
   config_check_cmd->add_option("config", cfg_check.config_path, "YAML config file")->required();
-  config_check_cmd->add_option("--set", cfg_check.overrides, "Override a config key: key.path=value (a list entry by index: traffic.classes[1].rate=0.02), repeatable");
+  config_check_cmd->add_option("--set", cfg_check.overrides, "Override a config key: key.path=value (a list entry by index: network.dims[1]=8, traffic.classes[1].rate=0.02), repeatable");
   config_check_cmd->add_flag("--strict", cfg_check.strict, "Treat schedule warnings as errors");
 
   bool keys_json = false;
@@ -198,7 +214,7 @@ int dispatch(int argc, char** argv) {
       "draw", "Draw a schedule as SVG: 2-D grids, 3-D as a row of z-slices, rings as a circle, small hypercubes");
   draw_cmd->add_option("file", draw.file, "Schedule JSON file")->required();
   draw_cmd->add_option("-o,--output", draw.output, "Output SVG file")->required();
-  draw_cmd->add_option("--cell", draw.cell, "Grid spacing in pixels (default 56)")->check(CLI::Range(8.0, 400.0));
+  draw_cmd->add_option("--cell", draw.cell, "Grid spacing in pixels (default 56)")->check(CLI::Range(16.0, 1000.0))->check(kNotNan);
   draw_cmd->add_flag("--no-labels", draw.no_labels, "Omit node and step labels");
   draw_cmd->add_flag("--no-legend", draw.no_legend, "Omit the legend");
   draw_cmd->add_option("--slices-per-row", draw.slices_per_row, "3-D: z-slices per row (default: all in one row)")
@@ -222,7 +238,7 @@ int dispatch(int argc, char** argv) {
                   "(docs/load-studies.md)");
   sat_cmd->add_option("config", sat.config_path, "YAML config with a traffic section with measure_cycles")->required();
   sat_cmd->add_option("--set", sat.overrides, "Override a config key for every run: key.path=value, repeatable");
-  sat_cmd->add_option("--out", sat.out_dir, "Output folder (default: output.dir with -saturate appended)");
+  sat_cmd->add_option("--out", sat.out_dir, "Output folder (default: output.dir with -saturate appended)")->check(kAFolder);
   sat_cmd->add_option("--criterion", sat.criterion,
                       "Saturated when any of these holds (comma-separated): throughput (accepted < (1 - tolerance) "
                       "x offered), latency (mean packet latency > latency-multiple x zero-load), drain (the run "

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <optional>
+#include <utility>
 #include <set>
 #include <sstream>
 
@@ -28,10 +29,11 @@ YAML::Node parse_override_value(const std::string& text) {
   return YAML::Load(doc)["value"];
 }
 
-// "classes[1]" in a --set path: the existing entry 1 of the list `classes`
-// (nothing when the key has no index). Entries are not created: a list's
-// length is the file's.
-std::optional<YAML::Node> list_entry(const YAML::Node& map, const std::string& key, const std::string& text) {
+// "classes[1]" in a --set path: the list `classes` of `map` and the index of
+// one of its existing entries (nothing when the key has no index). Entries are
+// not created: a list's length is the file's.
+std::optional<std::pair<YAML::Node, size_t>> list_index(const YAML::Node& map, const std::string& key,
+                                                        const std::string& text) {
   const size_t open = key.find('[');
   if (open == std::string::npos) return std::nullopt;
   const std::string name = key.substr(0, open), digits = key.substr(open + 1, key.size() - open - 2);
@@ -44,7 +46,14 @@ std::optional<YAML::Node> list_entry(const YAML::Node& map, const std::string& k
     throw ConfigError("--set " + text + ": " + name + " has no entry " + digits + " (--set changes a list's existing " +
                       "entries; the list has " + std::to_string(list && list.IsSequence() ? list.size() : 0) +
                       ")");
-  YAML::Node entry = list[index];
+  return std::make_pair(list, index);
+}
+
+// The entry of "classes[1]" in the middle of a path, a mapping to set inside.
+std::optional<YAML::Node> list_entry(const YAML::Node& map, const std::string& key, const std::string& text) {
+  const auto at = list_index(map, key, text);
+  if (!at) return std::nullopt;
+  YAML::Node entry = at->first[at->second];
   if (!entry.IsMap()) throw ConfigError("--set " + text + ": " + key + " is not a mapping, cannot set inside it");
   return entry;
 }
@@ -83,6 +92,12 @@ void apply_override(YAML::Node root, const std::string& text, ConfigFile& r) {
       next = chain.back()[keys[i]];
     }
     chain.push_back(next);
+  }
+  if (const auto at = list_index(chain.back(), keys.back(), text)) {  // "dims[1]=8": one entry of a list
+    if (value.IsNull()) throw ConfigError("--set " + text + ": a list entry cannot be removed (set the whole list)");
+    YAML::Node list = at->first;
+    list[at->second] = value;
+    return;
   }
   if (value.IsNull()) {
     chain.back().remove(keys.back());  // key=null removes a key (back to its default)

@@ -44,6 +44,8 @@ void read_output(ConfigSection& s, Config& c) {
   s.check_keys();
   // Each config gets its own folder by default, so runs of different configs never meet.
   c.out_dir = s.has("dir") ? s.string("dir") : (std::filesystem::path("out") / std::filesystem::path(c.path).stem()).string();
+  // An empty folder would put the outputs loose in the working directory, among whatever is there.
+  if (c.out_dir.empty()) s.fail("dir", "expected a folder, got an empty string (\".\" is the working directory)", s.at("dir"));
   c.host_timing = s.boolean("host_timing");
   c.trace = s.choice("trace");
   c.router_stats = s.boolean("router_stats");

@@ -83,6 +83,8 @@ long long ConfigFile::integer(const YAML::Node& n, const std::string& path, long
 
 std::string ConfigFile::string(const YAML::Node& n, const std::string& path) const {
   if (!n.IsScalar()) fail(path, "expected a string, got a " + kind(n), n);
+  // A NUL ends the text for every file name and message it would go into.
+  if (n.Scalar().find('\0') != std::string::npos) fail(path, "expected text without a NUL character (\\0)", n);
   return n.Scalar();
 }
 

@@ -1,7 +1,9 @@
 #include "sim/schedule_commands.hpp"
 
+#include <algorithm>
 #include <iostream>
 #include <memory>
+#include <sstream>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
@@ -222,13 +224,14 @@ int schedule_survey(const GenerateOptions& o, const std::vector<std::string>& so
   base.source = "0";
   if (const int code = generator_inputs(base, GeneratorOutput::SurveyRows, spec, g)) return code;
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  std::ostringstream table;  // printed once every source has its row: an error leaves no partial table
   try {
     const Topology topo(spec);
     std::vector<int> ids;
     for (const auto& text : sources) ids.push_back(survey_source(topo, text));
     if (ids.empty())
       for (int n = 0; n < topo.num_endpoints(); ++n) ids.push_back(n);
-    if (!json) std::cout << "source\tid\tsteps\tmessages\ttcd\tstep_contention_pairs\n";
+    table << "source\tid\tsteps\tmessages\ttcd\tstep_contention_pairs\n";
     for (int id : ids) {
       g.source = id;
       const Schedule s = generate_schedule(o.algorithm, spec, g);
@@ -237,13 +240,14 @@ int schedule_survey(const GenerateOptions& o, const std::vector<std::string>& so
         rows.push_back({{"source", topo.node_name(id)}, {"id", id}, {"steps", a.steps}, {"messages", a.messages},
                         {"tcd", a.tcd}, {"step_contention_pairs", a.step_contention_pairs()}});
       else
-        std::cout << topo.node_name(id) << '\t' << id << '\t' << a.steps << '\t' << a.messages << '\t' << a.tcd
+        table << topo.node_name(id) << '\t' << id << '\t' << a.steps << '\t' << a.messages << '\t' << a.tcd
                   << '\t' << a.step_contention_pairs() << '\n';
     }
   } catch (const std::exception& e) {
     std::cerr << "error: " << e.what() << "\n";
     return kExitInputError;
   }
+  if (!json) std::cout << table.str();
   if (json)
     std::cout << nlohmann::ordered_json{{"algorithm", o.algorithm},
                                         {"topology", spec.describe()},
@@ -262,6 +266,7 @@ int schedule_draw(const DrawOptions& o) {
   Diagnostics diag(o.file);
   SvgOptions svg;
   svg.cell = o.cell;
+  svg.node_radius = std::min(svg.node_radius, o.cell / 4);  // small cells draw small nodes
   svg.label_nodes = !o.no_labels;
   svg.label_steps = !o.no_labels;
   svg.legend = !o.no_legend;

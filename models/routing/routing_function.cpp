@@ -73,6 +73,9 @@ void require_deadlock_free(const std::string& routing, const TopologySpec& topol
   RoutingSetting s{topology, vcs, {}};
   std::string name;
   split_routing(routing, name, s.option);
+  if (s.option.empty() && routing.back() == ':')
+    throw std::invalid_argument("routing function \"" + routing + "\" has nothing after ':' (write \"" + name +
+                                "\" alone, or \"" + name + ":OPTION\")");
   info->check(s);
 }
 

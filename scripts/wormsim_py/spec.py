@@ -26,16 +26,18 @@ import itertools
 import json
 import os
 import random
+import re
 from dataclasses import dataclass, field
 
-import yaml
+from . import specyaml
 
 SECTIONS = ("network", "timing", "schedule", "traffic", "run", "output")
 TOP_KEYS = ("base", "output", "description", "set", "grid", "zip", "sources", "repeats",
             "seed", "exclude", "timeout", "saturate")
 # `saturate:` options: spec key -> (wormsim saturate option, type, check, expectation)
 SATURATE_OPTIONS = {
-    "criterion": ("--criterion", str, lambda v: bool(v), "a comma-separated list of throughput, latency, drain"),
+    "criterion": ("--criterion", str, lambda v: _criteria_ok(v),
+                  "a comma-separated list of throughput, latency, drain"),
     "tolerance": ("--tolerance", float, lambda v: 0 < v < 1, "a number in (0, 1)"),
     "latency_multiple": ("--latency-multiple", float, lambda v: 1 < v <= 1000, "a number in (1, 1000]"),
     "low": ("--low", float, lambda v: 0 < v <= 1, "a rate in (0, 1] packets per node per cycle"),
@@ -44,6 +46,7 @@ SATURATE_OPTIONS = {
     "points": ("--points", int, lambda v: 0 <= v <= 100, "an integer from 0 to 100"),
     "curve_to": ("--curve-to", float, lambda v: 1 <= v <= 10, "a number in [1, 10]"),
 }
+CRITERIA = ("throughput", "latency", "drain")
 SEED_KEY = "run.seed"
 SOURCE_KEY = "schedule.source"
 MAX_POINTS = 1_000_000
@@ -84,6 +87,8 @@ class Spec:
     timeout: float = None
     base_sha256: str = ""
     saturate: dict = None           # None: points run `wormsim run`; else `wormsim saturate` with these options
+    text: str = ""                  # the spec's text as read (copied to OUT/spec.yaml)
+    base_doc: dict = None           # the base config as read (for sources)
 
     def saturate_args(self):
         """The `wormsim saturate` options of every point, in SATURATE_OPTIONS order."""
@@ -172,8 +177,10 @@ def set_text(value):
 
 def _load_yaml(file, text):
     try:
-        return yaml.safe_load(text)
-    except yaml.YAMLError as e:
+        return specyaml.load(text)
+    except specyaml.Refused as e:
+        raise SpecError(file, e.key, e.what) from None
+    except specyaml.yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         line = f" (line {mark.line + 1})" if mark is not None else ""
         problem = getattr(e, "problem", None) or str(e).splitlines()[0]
@@ -183,8 +190,15 @@ def _load_yaml(file, text):
 def _int(file, key, v, lo, hi=None):
     if isinstance(v, bool) or not isinstance(v, int) or v < lo or (hi is not None and v > hi):
         rng = f"from {lo} to {hi}" if hi is not None else f">= {lo}"
-        raise SpecError(file, key, f"expected an integer {rng}, got {_type_name(v)}")
+        raise SpecError(file, key, f"expected an integer {rng}, got {_type_name(v)}{_leading_zero_hint(v)}")
     return v
+
+
+def _leading_zero_hint(v):
+    # 010 stays text (specyaml): say why, since YAML 1.1 would read octal 8 and wormsim 10
+    if isinstance(v, str) and re.fullmatch(r"[-+]?0[0-9]+", v):
+        return " (a number with a leading zero is kept as text; write it without the zero)"
+    return ""
 
 
 def _mapping(file, key, v):
@@ -222,6 +236,15 @@ def _parse_sources(file, v, default_seed):
     return {"mode": "sample", "n": n, "seed": seed}
 
 
+def _criteria_ok(text):
+    """As `wormsim saturate --criterion` splits it (std::getline on ","): no spaces, no empty
+    item but a final one."""
+    names = text.split(",")
+    if names[-1] == "" and len(names) > 1:
+        names.pop()
+    return all(n in CRITERIA for n in names)
+
+
 def _parse_saturate(file, v):
     """The `saturate:` options: a mapping (possibly empty) of SATURATE_OPTIONS keys."""
     if v is None:
@@ -240,6 +263,10 @@ def _parse_saturate(file, v):
         if not good_type or not ok(value):
             raise SpecError(file, f"saturate.{k}", f"expected {expected}, got {_type_name(value)}")
         out[k] = value
+    # wormsim saturate refuses this too, but only once each point runs
+    if "low" in out and "high" in out and not out["low"] < out["high"]:
+        raise SpecError(file, "saturate.low",
+                        f"expected a rate below saturate.high ({out['high']}), got {out['low']}")
     return out
 
 
@@ -247,12 +274,15 @@ def load(path, output_override=None):
     """Read and validate a spec file. Raises SpecError with file, key and what was expected."""
     file = os.fspath(path)
     try:
-        with open(file, encoding="utf-8") as f:
-            text = f.read()
+        with open(file, "rb") as f:
+            text = f.read().decode("utf-8")  # decoded whole: e.start is then the file's byte offset
     except IsADirectoryError:
         raise SpecError(file, None, "is a folder, expected a sweep spec YAML file") from None
     except OSError as e:
         raise SpecError(file, None, f"cannot open sweep spec ({e.strerror})") from None
+    except UnicodeDecodeError as e:
+        raise SpecError(file, None, f"not UTF-8 text (byte {e.start}): expected a sweep spec YAML file "
+                                    "in UTF-8") from None
     doc = _load_yaml(file, text)
     if doc is None:
         raise SpecError(file, None, "empty spec (expected a mapping with base, grid, ...)")
@@ -385,7 +415,8 @@ def load(path, output_override=None):
 
     return Spec(path=file, base=base, output=output, description=description, fixed=fixed, grid=grid,
                 zips=zips, sources=sources, repeats=repeats, seed=seed, exclude=exclude, timeout=timeout,
-                base_sha256=hashlib.sha256(base_bytes).hexdigest(), saturate=saturate)
+                base_sha256=hashlib.sha256(base_bytes).hexdigest(), saturate=saturate, text=text,
+                base_doc=base_doc)
 
 
 def _set_path(tree, key, value):
@@ -480,8 +511,7 @@ def expand(spec):
 
     base_doc = None
     if spec.sources is not None:
-        with open(spec.base, encoding="utf-8") as f:
-            base_doc = yaml.safe_load(f) or {}
+        base_doc = copy.deepcopy(spec.base_doc)
         for k, v in fixed:
             _set_path(base_doc, k, v)
 

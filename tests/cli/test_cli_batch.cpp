@@ -156,6 +156,7 @@ TEST(CliBatch, BadPointsFilesAreRefusedNamingTheLineAndKey) {
        "p.jsonl:2: \"out\": " + (tmp / "a").string() + " is also the folder of line 1"},
       {"\n\n", "p.jsonl: no point"},
       {"[1]\n", "p.jsonl:1: expected a JSON object"},
+      {"{\"out\": \"a\", \"out\": \"b\"}\n", "p.jsonl:1: key \"out\" given twice (give each key once)"},
   };
   for (const auto& [text, error] : cases) {
     write_file(tmp / "p.jsonl", text);

@@ -84,6 +84,45 @@ TEST(CliMulticast, WormsThatCannotMeetAnotherRunWithoutTheFlag) {
 // each row to its 3 other nodes (12 copies, in worms of one or two). Each
 // copy's row: its latency from its worm's release, never below its zero-load
 // latency, and no later than its worm's last copy.
+// Two tree worms whose lock-step offers each win one of the other's output
+// ports every cycle (the ports' round-robin pointers move only when their
+// winner moves) wait for each other for good: a deadlock naming both, whether
+// the run is a schedule alone (the watchdog) or under a measured load (the
+// watch of lasting waits), and the same with the fast paths off.
+TEST(CliMulticast, TreeWormsCrossedAtASwitchAreADeadlockNamingBoth) {
+  TempDir tmp;
+  const std::vector<std::string> base = {
+      (source_dir() / "configs" / "cmesh.yaml").string(), "--set",
+      "network={topology: cmesh, dims: [4, 4], concentration: 4, vcs: 4, buffer_flits: 8, allow_deadlock: true}",
+      "--set", "schedule.file=" + (data_dir() / "schedules" / "cmesh4x4_crossed_tree_worms.json").string(), "--set",
+      "run.watchdog_cycles=500"};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = base;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+  };
+  const ComparedRun fast = run_compared(tmp.path(), with({"--set", "traffic=null"}), "fast", {}, 3);
+  const ComparedRun slow =
+      run_compared(tmp.path(), with({"--set", "traffic=null", "--set", "run.fast_paths=false"}), "slow", {}, 3);
+  EXPECT_EQ(fast.files, slow.files);
+  EXPECT_EQ(fast.summary, slow.summary);
+  EXPECT_EQ(fast.summary.at("status"), "deadlock");
+  const json& loop = fast.summary.at("deadlock");
+  ASSERT_EQ(loop.size(), 2u) << loop.dump();
+  EXPECT_EQ(loop[0].at("node"), "(1,1)");
+  EXPECT_EQ(loop[1].at("node"), "(1,1)");
+  EXPECT_EQ(loop[0].at("waits_for_message"), loop[1].at("message")) << loop.dump();
+  EXPECT_EQ(loop[1].at("waits_for_message"), loop[0].at("message")) << loop.dump();
+  EXPECT_NE(loop[0].at("waits_for_output"), loop[1].at("waits_for_output")) << loop.dump();
+
+  const ComparedRun loaded = run_compared(
+      tmp.path(),
+      with({"--set", "traffic={pattern: uniform, rate: 0.005, flits: 8, warmup_cycles: 500, measure_cycles: 2000}"}),
+      "loaded", {}, 3);
+  EXPECT_EQ(loaded.summary.at("status"), "deadlock");
+  EXPECT_EQ(loaded.summary.at("deadlock").size(), 2u) << loaded.summary.at("deadlock").dump();
+}
+
 TEST(CliMulticast, CopiesCsvHasOneRowPerCopyWithItsOwnFigures) {
   TempDir tmp;
   const std::string mixed = (source_dir() / "docs" / "examples" / "mesh4x4_rows_multicast.json").string();

@@ -150,6 +150,14 @@ TEST(SpecialFiles, AFifoAsTheConfigIsRefusedNotWaitedOn) {
                   "error: d.yaml: cannot open config file: not a regular file (a folder)");
 }
 
+// A file that stat calls regular but whose read fails (EIO) is named with the reason.
+TEST(SpecialFiles, AReadErrorNamesTheFile) {
+  TempDir tmp;
+  const Result r = run_wormsim({"run", "/proc/self/mem"}, tmp.path(), 20);
+  EXPECT_EXIT_CODE(r, 1);
+  EXPECT_CONTAINS(r.err, "error: /proc/self/mem: cannot open config file: read failed: Input/output error");
+}
+
 TEST(SpecialFiles, AFifoAsAScheduleIsRefusedByEveryCommand) {
   TempDir tmp;
   ASSERT_EQ(::mkfifo((tmp / "s.json").c_str(), 0644), 0);

@@ -191,3 +191,60 @@ TEST(CliUsage, ConfigCheckSaysWhatARunWouldRefuseWithoutRunning) {
   EXPECT_CONTAINS(r.err, "more than a header can index (65535)");
   EXPECT_FALSE(fs::exists(tmp / "out")) << "config check writes nothing";
 }
+
+// CLI::Range lets "nan" through (every comparison with it is false): refused by name.
+TEST(CliUsage, NanIsNotANumberOfSeconds) {
+  const Result progress = run_in_tmp({"run", default_config().string(), "--progress", "nan", "--quiet"});
+  EXPECT_EXIT_CODE(progress, 2);
+  EXPECT_CONTAINS(progress.err, "--progress: expected a number, got nan");
+  const Result timeout =
+      run_in_tmp({"batch", default_config().string(), "--points", "p.jsonl", "--timeout", "nan"});
+  EXPECT_EXIT_CODE(timeout, 2);
+  EXPECT_CONTAINS(timeout.err, "--timeout: expected a number, got nan");
+}
+
+// An empty --out would write the outputs loose into the working directory.
+TEST(CliUsage, AnEmptyOutputFolderIsRefused) {
+  TempDir tmp;
+  for (const char* cmd : {"run", "saturate"}) {
+    const Result r = run_wormsim({cmd, default_config().string(), "--out", ""}, tmp.path());
+    EXPECT_EXIT_CODE(r, 2);
+    EXPECT_CONTAINS(r.err, "--out: expected a folder, got an empty path");
+  }
+  EXPECT_TRUE(fs::is_empty(tmp.path()));
+}
+
+// The range --cell declares is the one the drawing takes (nodes shrink with small cells).
+TEST(CliUsage, DrawCellRangeIsTheDrawingsOwn) {
+  TempDir tmp;
+  const std::string schedule = (source_dir() / "configs" / "schedules" / "mesh4x4_eye_from_1_1.json").string();
+  for (const char* cell : {"16", "1000"}) {
+    const Result r = run_wormsim({"schedule", "draw", schedule, "-o", "d.svg", "--cell", cell}, tmp.path());
+    EXPECT_EXIT_CODE(r, 0);
+    EXPECT_CONTAINS(read_file(tmp / "d.svg"), "<svg");
+  }
+  for (const char* cell : {"15", "1001", "nan"}) {
+    const Result r = run_wormsim({"schedule", "draw", schedule, "-o", "e.svg", "--cell", cell}, tmp.path());
+    EXPECT_EXIT_CODE(r, 2);
+    EXPECT_FALSE(fs::exists(tmp / "e.svg"));
+  }
+}
+
+// A survey that fails on a source prints no table: a partial one would read as the whole.
+TEST(CliUsage, ASurveyThatFailsPrintsNoPartialTable) {
+  const Result r = run_in_tmp({"schedule", "survey", "-a", "eye", "-t", "mesh", "-d", "5", "3"});
+  EXPECT_EXIT_CODE(r, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_CONTAINS(r.err, "error: --dims: eye needs every side a power of two, got 5");
+}
+
+// --set KEY[INDEX]=VALUE at the end of a path changes one entry of a list.
+TEST(CliUsage, SetChangesOneEntryOfAList) {
+  TempDir tmp;
+  const Result r = run_wormsim({"run", default_config().string(), "--set", "schedule={algorithm: binomial}", "--set",
+                                "network.dims[1]=8", "--out", "o", "--quiet"},
+                               tmp.path());
+  EXPECT_EXIT_CODE(r, 0);
+  EXPECT_EQ(load_json(tmp / "o" / "summary.json").at("config").at("network").at("dims"),
+            nlohmann::json::parse("[4, 8]"));
+}

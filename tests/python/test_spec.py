@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-from conftest import DEFAULT_CONFIG, REPO, script, write_spec
+from conftest import DEFAULT_CONFIG, FAKE_WORMSIM, REPO, script, write_spec
 from wormsim_py import spec as specmod
 
 
@@ -150,3 +150,107 @@ def test_shipped_sweep_specs_are_valid(tmp_path):
         pts = specmod.expand(sp)
         assert pts, f
         assert len({p.id for p in pts}) == len(pts)
+
+
+# --- bad input found by fuzzing: a clear one-line error, never a traceback ---------------
+
+def test_a_spec_that_is_not_utf8_is_refused(tmp_path):
+    spec = tmp_path / "s.yaml"
+    spec.write_bytes(BASE.encode() + b"\xff\xfe\n")
+    proc = script("sweep.py", spec, "--dry-run")
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+    assert proc.stderr == (f"error: {spec}: not UTF-8 text (byte {len(BASE)}): "
+                           "expected a sweep spec YAML file in UTF-8\n")
+
+
+DEEP = "[" * 10000 + "]" * 10000
+LAUGHS = "a0: &a0 [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\n" + "".join(
+    f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]\n" for i in range(1, 9))
+
+
+@pytest.mark.parametrize("text, where, what", [
+    ("seed: 2024-01-01\n", "seed", 'expected an integer from 0 to 4611686018427387904, got a string ("2024-01-01")'),
+    ("seed: 010\n", "seed", 'got a string ("010") (a number with a leading zero is kept as text'),
+    ("seed: !!timestamp 2024-01-01\n", "seed",
+     "values tagged !!timestamp are not accepted (line 3): expected a number"),
+    ("grid:\n  tag.x: [!!binary aGVsbG8=]\n", "grid.tag.x[0]", "values tagged !!binary are not accepted (line 4)"),
+    ("grid:\n  tag.x: [!!python/tuple [1, 2]]\n", "grid.tag.x[0]", "values tagged !!python/tuple are not accepted"),
+    ("grid:\n  tag.x: [!!set {a, b}]\n", "grid.tag.x[0]", "values tagged !!set are not accepted"),
+    ("grid:\n  tag.x: [!mine 1]\n", "grid.tag.x[0]", "values tagged !mine are not accepted"),
+    ("grid:\n  schedule.flits: [!!int 010]\n", "grid.schedule.flits[0]",
+     "!!int 010: expected a decimal integer without leading zeros (line 4)"),
+    ("grid:\n  output.host_timing: [!!bool yes]\n", "grid.output.host_timing[0]", "!!bool yes: expected true or false"),
+    ("grid:\n  schedule.flits: [1e999]\n", "grid.schedule.flits[0]", "1e999: too large for a number"),
+    (f"grid:\n  tag.x: {DEEP}\n", "grid.tag.x[0][0][0][0]...", "nested more than 100 levels deep (line 4)"),
+    ("grid:\n  tag.x: &a [*a]\n", "grid.tag.x[0]", "the alias *a is inside the value it names (line 4)"),
+    (LAUGHS, "a5", "more than 1000000 values once aliases are expanded"),
+], ids=["date", "leading-zero", "timestamp-tag", "binary", "python-tag", "set", "local-tag", "int-tag-octal",
+        "bool-tag-yes", "float-overflow", "deep", "alias-loop", "billion-laughs"])
+def test_yaml_values_wormsim_cannot_take_are_refused_with_the_key(tmp_path, text, where, what):
+    msg = error(tmp_path, BASE + text)
+    assert msg.startswith(f"{tmp_path / 's.yaml'}: {where}: "), msg
+    assert what in msg, msg
+
+
+@pytest.mark.parametrize("value", ["[!!binary aGVsbG8=]", DEEP, "[2024-01-01 10:00:00]"],
+                         ids=["binary", "deep", "datetime"])
+def test_sweep_cli_reports_odd_yaml_values_without_a_traceback(tmp_path, value):
+    spec = write_spec(tmp_path / "s.yaml", BASE + f"grid:\n  tag.x: {value}\n")
+    proc = script("sweep.py", spec, "--dry-run", "--wormsim", FAKE_WORMSIM)
+    assert "Traceback" not in proc.stderr, proc.stderr
+    if value.startswith("[2024"):   # a date stays text: a tag value like any other
+        assert proc.returncode == 0 and "\t2024-01-01 10:00:00\n" in proc.stdout, proc.stdout + proc.stderr
+    else:
+        assert proc.returncode == 1 and proc.stderr.startswith(f"error: {spec}: grid.tag.x[0]"), proc.stderr
+        assert len(proc.stderr.splitlines()) == 1, proc.stderr
+
+
+@pytest.mark.parametrize("text, where, lines", [
+    ("grid:\n  schedule.flits: [1]\n  schedule.flits: [2]\n", "grid.schedule.flits", "lines 4 and 5"),
+    ("set: {schedule.flits: 4}\nset: {schedule.flits: 8}\n", "set", "lines 3 and 4"),
+    ("output: again\n", "output", "lines 2 and 3"),
+    ("grid:\n  schedule.flits: [1]\nexclude:\n  - {schedule.flits: 1, schedule.flits: 2}\n",
+     "exclude[0].schedule.flits", "lines 6 and 6"),
+], ids=["grid", "top-level-section", "top-level-value", "in-a-list"])
+def test_a_key_given_twice_is_refused_with_its_lines(tmp_path, text, where, lines):
+    msg = error(tmp_path, BASE + text)
+    assert msg == f"{tmp_path / 's.yaml'}: {where}: key given twice ({lines}): give each key once", msg
+
+
+def test_a_merge_key_may_be_overridden(tmp_path):
+    # `<<: *a` and then one of its keys is YAML's way to override a value, not a repeated key
+    sp = load(tmp_path, BASE + "set:\n  <<: {schedule.flits: 4, schedule.mode: eager}\n  schedule.flits: 8\n")
+    assert dict(sp.fixed) == {"schedule.flits": 8, "schedule.mode": "eager"}
+
+
+@pytest.mark.parametrize("written, value", [
+    ("010", "010"), ("-010", "-010"), ("no", "no"), ("yes", "yes"), ("on", "on"), ("off", "off"),
+    ("y", "y"), ("True", "True"), ("0x10", "0x10"), ("0o10", "0o10"), ("1_000", "1_000"), ("1:30", "1:30"),
+    ("2024-01-01", "2024-01-01"), (".inf", ".inf"), (".nan", ".nan"), ("=", "="),
+    ("10", 10), ("-3", -3), ("0", 0), ("true", True), ("false", False), ("1.5", 1.5), (".5", 0.5),
+    ("1e3", 1000.0), ("2.5E-3", 0.0025), ("null", None), ("~", None), ('"010"', "010"), ("!!str 10", "10"),
+    ("!!float 1", 1.0),
+])
+def test_scalars_are_read_as_wormsim_reads_them(tmp_path, written, value):
+    """YAML 1.1 (PyYAML's default) would make no/yes/on booleans, 010 octal 8 and 2024-01-01 a
+    date, and the sweep would pass wormsim another value than the one written."""
+    sp = load(tmp_path, BASE + f"grid:\n  tag.x: [{written}]\n  schedule.params: [{{k: {written}}}]\n")
+    (p,) = specmod.expand(sp)
+    assert p.params["tag.x"] == value and type(p.params["tag.x"]) is type(value)
+    assert dict(p.sets)["schedule.params"] == {"k": value}
+    if isinstance(value, str):   # the text written reaches wormsim: --set KEY="010"
+        assert specmod.set_text(p.params["tag.x"]) == f'"{value}"'
+
+
+def test_shipped_configs_and_specs_read_as_pyyaml_reads_them():
+    """The shipped files use no spelling on which YAML 1.1 and wormsim differ: the spec
+    reader's schema changes nothing for them (their point ids stay the same)."""
+    import yaml
+    from wormsim_py import specyaml
+    files = [os.path.join(d, f) for d in (os.path.join(REPO, "configs"), os.path.join(REPO, "configs", "sweeps"))
+             for f in sorted(os.listdir(d)) if f.endswith(".yaml")]
+    assert len(files) > 10
+    for f in files:
+        with open(f, encoding="utf-8") as fh:
+            text = fh.read()
+        assert specyaml.load(text) == yaml.safe_load(text), f

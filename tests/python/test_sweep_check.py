@@ -2,9 +2,12 @@
 `set:` values are columns; whole sections can be set (schedule: null); files keep the
 user's umask; progress in a log is tqdm's text, a line at a time."""
 
+import json
 import os
 import stat
 import subprocess
+
+import pytest
 
 from conftest import DEFAULT_CONFIG, FAKE_WORMSIM, PYTHON, SCRIPTS, read_csv_rows, script, write_spec
 
@@ -87,3 +90,61 @@ def test_progress_in_a_log_is_one_line_at_a_time(tmp_path):
     assert "\r" not in proc.stderr
     bar = [ln for ln in proc.stderr.splitlines() if ln.startswith("points: ")]
     assert bar and bar[-1].startswith("points: 100%|") and " 3/3 [" in bar[-1], proc.stderr
+
+
+def test_values_yaml_1_1_reads_otherwise_run_as_written(wormsim, tmp_path):
+    """010 runs as the 10 flits wormsim reads in `schedule.flits: 010`, not as PyYAML's octal 8;
+    no/off stay text (a tag, and wormsim's word for schedule.mode), not booleans."""
+    out = tmp_path / "out"
+    spec = write_spec(tmp_path / "s.yaml", f"base: {DEFAULT_CONFIG}\noutput: {out}\n"
+                                           "grid:\n  schedule.flits: [010, 8]\n  tag.t: [no]\n")
+    script("sweep.py", spec, "--workers", "1", "--wormsim", wormsim, "--no-progress", check=0)
+    rows = read_csv_rows(out / "results.csv")
+    assert [(r["schedule.flits"], r["tag.t"]) for r in rows] == [("010", "no"), ("8", "no")]
+    ran = []
+    for r in rows:
+        with open(out / r["dir"] / "summary.json", encoding="utf-8") as f:
+            ran.append(json.load(f)["config"]["schedule"]["flits"])
+    assert ran == [10, 8]
+    # a boolean key given yes is refused by wormsim's own check, naming the key, before any run
+    spec = write_spec(tmp_path / "b.yaml", f"base: {DEFAULT_CONFIG}\noutput: {out}-b\n"
+                                           "grid:\n  output.host_timing: [yes]\n")
+    proc = script("sweep.py", spec, "--wormsim", wormsim, "--no-progress", check=1)
+    assert 'output.host_timing (from --set): expected true or false, got "yes"' in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stderr and not os.path.exists(f"{out}-b")
+
+
+def _make_folder(path):
+    os.makedirs(path)
+
+
+def _make_file(path):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("x\n")
+
+
+WRITES = "expected a file the sweep writes; move it away"
+
+
+@pytest.mark.parametrize("make, where, out_name, message", [
+    (_make_folder, "out/spec.yaml", "out", f"out/spec.yaml: is a folder, {WRITES}"),
+    (_make_folder, "out/.sweep.lock", "out", f"out/.sweep.lock: is a folder, {WRITES}"),
+    (_make_folder, "out/results.parquet", "out", f"out/results.parquet: is a folder, {WRITES}"),
+    (_make_file, "out/points", "out",
+     "out/points: is a file, expected the folder of the points' outputs; move it away"),
+    (_make_file, "out", "out", "out: is a file, expected the result folder"),
+    (_make_file, "out", "out/sub", "out/sub: cannot be created: {tmp}/out is a file, expected the result folder"),
+], ids=["spec-folder", "lock-folder", "parquet-folder", "points-file", "out-file", "out-under-a-file"])
+def test_an_output_folder_the_sweep_cannot_write_is_refused_before_anything_runs(tmp_path, make, where,
+                                                                                 out_name, message):
+    make(str(tmp_path / where))
+    out = tmp_path / out_name
+    spec = write_spec(tmp_path / "s.yaml", f"base: {DEFAULT_CONFIG}\noutput: {out}\n"
+                                           "grid:\n  schedule.flits: [4]\n")
+    before = sorted(os.walk(tmp_path))
+    for extra in ([], ["--dry-run"]):
+        proc = script("sweep.py", spec, "--workers", "1", "--wormsim", FAKE_WORMSIM, "--no-progress", *extra)
+        assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+        assert proc.stderr == f"error: {tmp_path}/{message.format(tmp=tmp_path)}\n", proc.stderr
+    assert sorted(os.walk(tmp_path)) == before   # nothing written

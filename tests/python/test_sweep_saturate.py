@@ -59,6 +59,17 @@ def test_saturate_options_in_a_spec_are_checked(tmp_path):
     for text, key, what in (
             ("{tolerance: 2}", "saturate.tolerance", "expected a number in (0, 1), got a number (2)"),
             ("{points: 1.5}", "saturate.points", "expected an integer from 0 to 100, got a number (1.5)"),
+            # wormsim saturate splits --criterion at commas, spaces included, and refuses other names
+            ("{criterion: foo}", "saturate.criterion",
+             'expected a comma-separated list of throughput, latency, drain, got a string ("foo")'),
+            ("{criterion: 'throughput, latency'}", "saturate.criterion",
+             'expected a comma-separated list of throughput, latency, drain, got a string ("throughput, latency")'),
+            ("{criterion: ',drain'}", "saturate.criterion",
+             'expected a comma-separated list of throughput, latency, drain, got a string (",drain")'),
+            ("{criterion: ''}", "saturate.criterion",
+             'expected a comma-separated list of throughput, latency, drain, got a string ("")'),
+            ("{low: 0.5, high: 0.1}", "saturate.low", "expected a rate below saturate.high (0.1), got 0.5"),
+            ("{low: 0.2, high: 0.2}", "saturate.low", "expected a rate below saturate.high (0.2), got 0.2"),
             ("{speed: 1}", "saturate.speed", "unknown option (expected one of: criterion, tolerance"),
             ("[1]", "saturate", "expected a mapping")):
         path = write_spec(tmp_path / "s.yaml", f"base: {CONFIG}\noutput: out\nsaturate: {text}\n")
@@ -71,3 +82,17 @@ def test_saturate_options_in_a_spec_are_checked(tmp_path):
     path = write_spec(tmp_path / "s.yaml", f"base: {CONFIG}\noutput: out\nsaturate: {{points: 4, low: 0.001}}\n")
     sp = specmod.load(path)
     assert sp.saturate_args() == ["--low", "0.001", "--points", "4"]
+    for criterion in ("throughput,latency", "drain,", "latency"):
+        path = write_spec(tmp_path / "s.yaml",
+                          f"base: {CONFIG}\noutput: out\nsaturate: {{criterion: '{criterion}'}}\n")
+        assert specmod.load(path).saturate_args() == ["--criterion", criterion]
+
+
+def test_a_bad_saturate_option_stops_the_sweep_before_any_point_runs(wormsim, tmp_path):
+    # before, every point ran and failed with wormsim saturate's own error (exit 3)
+    out = tmp_path / "out"
+    spec = write_spec(tmp_path / "sat.yaml", f"base: {CONFIG}\noutput: {out}\nsaturate: {{criterion: foo}}\n")
+    proc = script("sweep.py", spec, "--workers", "1", "--wormsim", wormsim, "--no-progress", check=1)
+    assert proc.stderr == (f"error: {spec}: saturate.criterion: expected a comma-separated list of throughput, "
+                           'latency, drain, got a string ("foo")\n'), proc.stderr
+    assert not out.exists()
