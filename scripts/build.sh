@@ -8,4 +8,6 @@ build="${WORMSIM_BUILD_DIR:-$root/build}"
 if [ ! -f "$build/build.ninja" ]; then
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >&2
 fi
-cmake --build "$build" -- -j"$(nproc)" >&2
+# A build with nothing to do says nothing (scripts/wormsim runs this before every command).
+cmake --build "$build" -- -j"$(nproc)" 2>&1 |
+  { grep -v -x -e '\[0/2\] Re-checking globbed directories\.\.\.' -e 'ninja: no work to do\.' || true; } >&2
