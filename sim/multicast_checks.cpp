@@ -34,9 +34,41 @@ size_t worms_on_links(const std::vector<MulticastWorm>& worms) {
 }
 
 struct SchemeUse {
-  int step = -1, index = -1;  // its first message
-  bool alone = true;          // every worm of it alone in the network
+  int step = -1, index = -1;           // its first message
+  bool alone = true;                   // every worm of it alone in the network
+  bool destinations_shared = false;    // with another multicast message that may be in the network with it
 };
+
+// Whether each multicast message shares a destination with another multicast
+// message that may be in the network with it: one of its barrier step, or, in
+// eager mode, any (repetitions never overlap: one due while the previous runs
+// starts when it completes).
+std::vector<std::vector<bool>> shares_destinations(const Config& cfg, const Schedule& s) {
+  const bool by_step = cfg.mode == ExecutionMode::Barrier;
+  std::vector<std::vector<bool>> shared(s.steps.size());
+  std::map<int, int> uses;  // destination -> multicast messages to it, within the scope
+  auto count = [&](size_t st) {
+    for (const auto& m : s.steps[st])
+      if (m.is_multicast())
+        for (int d : m.dsts()) ++uses[d];
+  };
+  auto mark = [&](size_t st) {
+    shared[st].assign(s.steps[st].size(), false);
+    for (size_t i = 0; i < s.steps[st].size(); ++i)
+      if (s.steps[st][i].is_multicast())
+        for (int d : s.steps[st][i].dsts()) shared[st][i] = shared[st][i] || uses[d] > 1;
+  };
+  if (!by_step)
+    for (size_t st = 0; st < s.steps.size(); ++st) count(st);
+  for (size_t st = 0; st < s.steps.size(); ++st) {
+    if (by_step) {
+      uses.clear();
+      count(st);
+    }
+    mark(st);
+  }
+  return shared;
+}
 
 }  // namespace
 
@@ -49,13 +81,15 @@ std::vector<std::string> multicast_deadlock_risks(const Config& cfg, const Sched
   const auto routing = make_routing(cfg.routing, topo, cfg.vcs);
   MulticastPlanner planner(topo, routing.get(), cfg.vcs);
   std::map<std::string, SchemeUse> uses;
+  const std::vector<std::vector<bool>> shared_dsts = shares_destinations(cfg, s);
   for (size_t st = 0; st < s.steps.size(); ++st)
     for (size_t i = 0; i < s.steps[st].size(); ++i) {
       const ScheduledMessage& m = s.steps[st][i];
       if (!m.is_multicast()) continue;
       auto [it, first] = uses.try_emplace(m.scheme());
-      if (first) it->second = SchemeUse{static_cast<int>(st), static_cast<int>(i), true};
+      if (first) it->second = SchemeUse{static_cast<int>(st), static_cast<int>(i), true, false};
       it->second.alone = it->second.alone && lone_steps && s.steps[st].size() == 1 && worms_on_links(planner.plan(m)) <= 1;
+      it->second.destinations_shared = it->second.destinations_shared || shared_dsts[st][i];
     }
   std::vector<std::string> risks;
   const bool shared = shared_with_unicast(cfg, s);
@@ -63,6 +97,10 @@ std::vector<std::string> multicast_deadlock_risks(const Config& cfg, const Sched
     MulticastSetting setting{&topo, routing.get(), cfg.vcs};
     setting.shared_with_unicast = shared;
     setting.alone = use.alone;
+    // With several endpoints on a router a worm may eject at two of them in one visit, holding one while it
+    // waits for the other; a worm that never left its router takes channel 0, the one of link 0.
+    setting.ejection_per_link = cfg.ports.kind == PortKind::AllPort && topo.max_endpoints_per_router() == 1;
+    setting.destinations_shared = use.destinations_shared;
     if (const auto risk = find_multicast(name)->deadlock_risk(setting))
       risks.push_back("step " + std::to_string(use.step + 1) + ", message " + std::to_string(use.index + 1) + " (multicast: " +
                       name + "): " + *risk);

@@ -48,6 +48,8 @@ class ColumnPath final : public MulticastScheme {
                                   t.spec().describe());
   }
   static std::optional<std::string> deadlock_risk(const MulticastSetting& s) {
+    if (s.alone) return std::nullopt;
+    if (auto risk = absorbing_risk("column-path", s)) return risk;
     if (!s.shared_with_unicast || unicast_is_xy(s)) return std::nullopt;
     return std::string("column-path worms are XY routes: deadlock-free among themselves and beside XY unicast "
                        "worms, but the network's unicast routing is not dimension-order xy, and the two sets of "

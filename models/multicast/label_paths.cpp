@@ -50,6 +50,8 @@ std::vector<MulticastWorm> label_path_worms(const Topology& topo, const Hamilton
 }
 
 std::optional<std::string> label_path_risk(const std::string& scheme, const MulticastSetting& s) {
+  if (s.alone) return std::nullopt;
+  if (auto risk = absorbing_risk(scheme, s)) return risk;
   if (!s.shared_with_unicast) return std::nullopt;
   return scheme + " worms are deadlock-free among themselves (labels only grow on the high network and only " +
          "shrink on the low one), but beside unicast worms on the same VCs a high worm, a low worm and two " +

@@ -24,6 +24,15 @@ const MulticastInfo* find_multicast(const std::string& name) {
   return nullptr;
 }
 
+std::optional<std::string> absorbing_risk(const std::string& scheme, const MulticastSetting& s) {
+  if (s.ejection_per_link || !s.destinations_shared) return std::nullopt;
+  return scheme + " worms hold a destination's ejection channel while they absorb and go on, so two messages' " +
+         "worms to the same destinations can each hold the channel the other waits for (one-port and k-port " +
+         "interfaces share an endpoint's ejection channels among the links; docs/multicast.md, \"Deadlock\"): " +
+         "use port_model: all-port (an ejection channel per link), give the messages no common destination (in " +
+         "barrier mode, within a step), or set network.allow_deadlock";
+}
+
 std::string multicast_names() {
   std::string names;
   for (const MulticastInfo& i : multicast_registry()) names += (names.empty() ? "" : ", ") + i.name;

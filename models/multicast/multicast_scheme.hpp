@@ -31,7 +31,20 @@ struct MulticastSetting {
   // Each of its worms is alone in the network while it runs (a barrier-mode
   // step of one worm, no other traffic): nothing can wait on it or it on anything.
   bool alone = false;
+  // Each endpoint has an ejection channel per link it can be reached by (the
+  // all-port interface), rather than channels any arriving worm may take.
+  bool ejection_per_link = false;
+  // Some destination of a worm of this scheme is also a destination of
+  // another multicast message that may be in the network with it.
+  bool destinations_shared = true;
 };
+
+// Path worms hold a destination's ejection channel while they absorb and go
+// on: beside another message's path worm to the same destination, on shared
+// ejection channels, each can hold the one the other waits for. None when the
+// channels are per link (a worm's next links all lead away from the ones it
+// arrived on: the networks' orders hold) or no two messages share a destination.
+std::optional<std::string> absorbing_risk(const std::string& scheme, const MulticastSetting& s);
 
 class MulticastScheme {
  public:

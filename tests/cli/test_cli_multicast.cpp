@@ -55,7 +55,7 @@ TEST(CliMulticast, WormsThatCannotMeetAnotherRunWithoutTheFlag) {
     EXPECT_EQ(s.at("status"), "completed") << algo;
     EXPECT_EQ(s.at("multicast").at("copies_delivered"), 15) << algo;
   }
-  // On a cmesh the tree's message has a second worm, to the other endpoints of
+  // On a cmesh the tree's message has another worm (its first), to the other endpoints of
   // the source's router: it takes no link, so the tree worm is still alone.
   const Result cmesh = run_wormsim({"run", default_config().string(), "--set",
                                     "network={topology: cmesh, dims: [4, 4], concentration: 2}", "--set",
@@ -121,6 +121,46 @@ TEST(CliMulticast, TreeWormsCrossedAtASwitchAreADeadlockNamingBoth) {
       "loaded", {}, 3);
   EXPECT_EQ(loaded.summary.at("status"), "deadlock");
   EXPECT_EQ(loaded.summary.at("deadlock").size(), 2u) << loaded.summary.at("deadlock").dump();
+}
+
+// Path worms of two messages to common destinations deadlock on one-port
+// ejection channels (each absorbs at one and waits for the channel the other
+// holds): refused unless allowed, then the watchdog's loop of the two; with an
+// ejection channel per link (all-port) they complete. Steps whose messages
+// have no destination in common run as before.
+TEST(CliMulticast, PathWormsToCommonDestinationsOnSharedEjectionChannels) {
+  TempDir tmp;
+  const std::string file = (data_dir() / "schedules" / "line4_path_worms_common_destinations.json").string();
+  auto run = [&](const std::string& network, const std::string& out) {
+    return run_wormsim({"run", default_config().string(), "--set", "network=" + network, "--set",
+                        "schedule.file=" + file, "--set", "run.watchdog_cycles=500", "--out", (tmp / out).string(),
+                        "--quiet"},
+                       tmp.path());
+  };
+  const Result refused = run("{topology: mesh, dims: [4]}", "refused");
+  EXPECT_EXIT_CODE(refused, 1);
+  EXPECT_CONTAINS(refused.err, "step 1, message 1 (multicast: dual-path): dual-path worms hold a destination's "
+                               "ejection channel while they absorb and go on");
+  const Result allowed = run("{topology: mesh, dims: [4], allow_deadlock: true}", "allowed");
+  EXPECT_EXIT_CODE(allowed, 3);
+  const json a = load_json(tmp / "allowed" / "summary.json");
+  EXPECT_EQ(a.at("status"), "deadlock");
+  ASSERT_EQ(a.at("deadlock").size(), 2u) << a.at("deadlock").dump();
+  for (const json& w : a.at("deadlock")) EXPECT_EQ(w.at("waits_for_output"), "ejection");
+  const Result all_port = run("{topology: mesh, dims: [4], port_model: all-port}", "all_port");
+  EXPECT_EXIT_CODE(all_port, 0);
+  EXPECT_EQ(load_json(tmp / "all_port" / "summary.json").at("multicast").at("copies_delivered"), 4);
+  // In barrier mode messages of different steps never meet; in eager mode they may.
+  write_file(tmp / "two_steps.json",
+             R"({"wormsim_schedule": 1, "topology": {"kind": "mesh", "dims": [4]}, "flits": 16, "steps": [)"
+             R"([{"src": 0, "dst": [1, 2], "multicast": "dual-path"}], [{"src": 3, "dst": [2, 1], "multicast": "dual-path"}]]})");
+  for (const char* mode : {"barrier", "eager"}) {
+    const Result r = run_wormsim({"run", default_config().string(), "--set", "network={topology: mesh, dims: [4]}",
+                                  "--set", "schedule.file=" + (tmp / "two_steps.json").string(), "--set",
+                                  std::string("schedule.mode=") + mode, "--out", (tmp / mode).string(), "--quiet"},
+                                 tmp.path());
+    EXPECT_EXIT_CODE(r, std::string(mode) == "barrier" ? 0 : 1);
+  }
 }
 
 TEST(CliMulticast, CopiesCsvHasOneRowPerCopyWithItsOwnFigures) {

@@ -328,11 +328,36 @@ TEST(MulticastSchemes, DeadlockRisks) {
   Net yx(TopologySpec{"mesh", {4, 4}}, "dimension-order:yx");
   MulticastSetting alone = xy.setting();
   alone.shared_with_unicast = false;
+  alone.destinations_shared = false;
   EXPECT_FALSE(find_multicast("dual-path")->deadlock_risk(alone));
-  EXPECT_TRUE(find_multicast("dual-path")->deadlock_risk(xy.setting()));
-  EXPECT_FALSE(find_multicast("column-path")->deadlock_risk(xy.setting()));
-  EXPECT_TRUE(find_multicast("column-path")->deadlock_risk(yx.setting()));
+  MulticastSetting separate = xy.setting();  // beside unicast worms, no destination shared
+  separate.destinations_shared = false;
+  EXPECT_TRUE(find_multicast("dual-path")->deadlock_risk(separate));
+  EXPECT_FALSE(find_multicast("column-path")->deadlock_risk(separate));
+  MulticastSetting yx_separate = yx.setting();
+  yx_separate.destinations_shared = false;
+  EXPECT_TRUE(find_multicast("column-path")->deadlock_risk(yx_separate));
   EXPECT_TRUE(find_multicast("tree")->deadlock_risk(alone));
+}
+
+// Path worms of two messages to a common destination, on ejection channels any
+// link's worm may take: each may hold the channel the other waits for, unless
+// the channels are per link (all-port, one endpoint per router).
+TEST(MulticastSchemes, PathWormsToCommonDestinationsRiskTheirEjectionChannels) {
+  Net xy(TopologySpec{"mesh", {4, 4}});
+  for (const char* scheme : {"dual-path", "multi-path", "column-path"}) {
+    MulticastSetting s = xy.setting();
+    s.shared_with_unicast = false;
+    s.destinations_shared = true;
+    const auto risk = find_multicast(scheme)->deadlock_risk(s);
+    ASSERT_TRUE(risk) << scheme;
+    EXPECT_NE(risk->find("ejection channel"), std::string::npos) << *risk;
+    s.ejection_per_link = true;
+    EXPECT_FALSE(find_multicast(scheme)->deadlock_risk(s)) << scheme;
+    s.ejection_per_link = false;
+    s.alone = true;
+    EXPECT_FALSE(find_multicast(scheme)->deadlock_risk(s)) << scheme;
+  }
 }
 
 // Checks one plan against the invariants; `path` for path schemes, `labels` when label-monotone.
