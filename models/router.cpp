@@ -632,12 +632,8 @@ std::vector<Router::Wait> Router::waiting_heads(uint64_t now) const {
   std::vector<Wait> w;
   for (int i = 0; i < n_in_vc_; ++i) {
     const InputVC& iv = in_[i];
-    if (iv.q.empty() || iv.q.front().ready > now) continue;
+    if (iv.q.empty() || !iv.q.front().head || iv.q.front().ready > now) continue;
     const Flit& f = iv.q.front();
-    if (!f.head) {
-      if (is_fanout(i)) add_fanout_body_wait(i, now, w);
-      continue;
-    }
     if (iv.want_first == kFanout || ctx_->msgs[f.msg].multicast) {
       const FanoutWait fw = fanout_wait(i, f, now, true);
       w.push_back(Wait{in_port_of(i), i % vcs_, f.msg, fw.blocker, fw.out_port});

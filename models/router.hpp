@@ -22,6 +22,7 @@
 // The router is stepped by the network only while it holds flits.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <memory>
 #include <unordered_map>
@@ -278,10 +279,11 @@ class Router {
   bool fanout_can_send(int in_vc, uint64_t now) const;
   int offer_with_fanout(int ip, uint64_t now) const;
   int port_offer(int ip, uint64_t now) const;
-  uint32_t frozen_switch_blocker(int in_vc, uint64_t now, int* lost_port) const;
-  void add_fanout_body_wait(int in_vc, uint64_t now, std::vector<Wait>& w) const;
   uint64_t fanout_out_ports(int in_vc) const;
   [[gnu::noinline]] void allocate_switch_with_fanout(uint64_t now);
+  using PortMasks = std::array<uint64_t, kMaxRouterPorts>;
+  using PortList = std::array<int, kMaxRouterPorts>;
+  void break_crossed_offers(const PortMasks& wants, PortMasks& won, PortList& winner);
   void move_fanout_flit(int in_vc, int in_port, uint64_t now);
   void eject_copy(const Flit& f, int endpoint, uint64_t now);
   void release_fanout(int in_vc, const Flit& tail, uint64_t now);

@@ -141,8 +141,8 @@ void Router::allocate_switch_with_fanout(uint64_t now) {
   // Per input port: output ports requested, granted; per output port: the input
   // port granted it. Only the entries of ports with an offer are set and read
   // (zeroing all 64 of each was a third of a multicast run's instructions).
-  std::array<uint64_t, kMaxRouterPorts> wants, won;
-  std::array<int, kMaxRouterPorts> winner;
+  PortMasks wants, won;
+  PortList winner;
   uint64_t requested = 0;
   for (uint64_t ports = occupied_ports_; ports; ports &= ports - 1) {
     const int ip = __builtin_ctzll(ports);
@@ -163,6 +163,7 @@ void Router::allocate_switch_with_fanout(uint64_t now) {
     won[ip] |= bit(op);
     s.granted[op] = in_[s.offer[ip]].q.front().msg;
   }
+  break_crossed_offers(wants, won, winner);
   for (uint64_t outs = requested; outs; outs &= outs - 1) {
     const int op = __builtin_ctzll(outs);
     const int ip = winner[op];
@@ -173,6 +174,40 @@ void Router::allocate_switch_with_fanout(uint64_t now) {
     s.moved_msg[ip] = in_[ivc].q.front().msg;
     move_granted(ivc, ip, wants[ip], now);
   }
+}
+
+// Multidestination offers that did not get all their ports, each of those it
+// lost granted to another of them: none moves, and as a port's pointer moves
+// only when its winner moves, none would ever again (two worms each first at
+// a port the other needs). The first of them by input port takes all its ports.
+void Router::break_crossed_offers(const PortMasks& wants, PortMasks& won, PortList& winner) {
+  RouterScratch& s = *scratch_;
+  uint64_t stuck = 0;
+  for (uint64_t ports = occupied_ports_; ports; ports &= ports - 1) {
+    const int ip = __builtin_ctzll(ports);
+    if (s.offer[ip] >= 0 && is_fanout(s.offer[ip]) && won[ip] != wants[ip]) stuck |= bit(ip);
+  }
+  for (bool changed = stuck != 0; changed;) {  // keep those whose every lost port went to one of them
+    changed = false;
+    for (uint64_t m = stuck; m; m &= m - 1) {
+      const int ip = __builtin_ctzll(m);
+      for (uint64_t lost = wants[ip] & ~won[ip]; lost; lost &= lost - 1)
+        if (!(stuck & bit(winner[__builtin_ctzll(lost)]))) {
+          stuck &= ~bit(ip);
+          changed = true;
+          break;
+        }
+    }
+  }
+  if (stuck == 0) return;
+  const int first = __builtin_ctzll(stuck);
+  for (uint64_t w = wants[first]; w; w &= w - 1) {
+    const int op = __builtin_ctzll(w);
+    won[winner[op]] &= ~bit(op);
+    winner[op] = first;
+    s.granted[op] = in_[s.offer[first]].q.front().msg;
+  }
+  won[first] = wants[first];
 }
 
 // Moves the front flit of `in_vc` into every branch at once.
@@ -241,7 +276,9 @@ void Router::release_fanout(int in_vc, const Flit& tail, uint64_t now) {
 // without an output VC (held by another worm), else the first without a credit
 // (the worm whose flits fill the buffer downstream), else the switch (the worm
 // granted an output port it needed, or the one its input port moved). In a
-// frozen network (`frozen`) the switch cannot be the reason.
+// frozen network (`frozen`) the switch cannot be the reason: a worm granted
+// a port it needs moves, and offers crossed at the switch are broken up
+// (break_crossed_offers).
 Router::FanoutWait Router::fanout_wait(int in_vc, const Flit& head, uint64_t now, bool frozen) const {
   const RouteHop* visit = ctx_->route_of(head.msg) + head.hop;
   const Fanout* fo = is_fanout(in_vc) ? &fanouts_[in_vc] : nullptr;  // null: not looked up yet
@@ -257,12 +294,7 @@ Router::FanoutWait Router::fanout_wait(int in_vc, const Flit& head, uint64_t now
   for (int32_t o : fo->outs)
     if (!can_send(o, now)) return {out_[o].previous, &VcCounters::credit, out_port_of(o)};
   const int first_port = out_port_of(fo->outs.front());
-  if (frozen) {
-    int lost = first_port;
-    const uint32_t winner = frozen_switch_blocker(in_vc, now, &lost);
-    if (winner != kNoMessage && winner != head.msg) return {winner, &VcCounters::switch_alloc, lost};
-    return {kNoMessage, &VcCounters::credit, first_port};
-  }
+  if (frozen) return {kNoMessage, &VcCounters::credit, first_port};
   const RouterScratch& s = *scratch_;
   for (int32_t o : fo->outs) {
     const int op = out_port_of(o);
@@ -271,44 +303,6 @@ Router::FanoutWait Router::fanout_wait(int in_vc, const Flit& head, uint64_t now
   const int ip = in_port_of(in_vc);
   const bool port_moved = s.offer[ip] >= 0 && s.moved(ip, s.offer[ip]);
   return {port_moved ? s.moved_msg[ip] : kNoMessage, &VcCounters::switch_alloc, first_port};
-}
-
-// In a frozen network a ready head holding every branch with a credit waits
-// for the switch only if, every cycle, another offer that cannot move either
-// (a multidestination worm short of one of its own ports) is granted one of
-// its output ports: their ports' round-robin pointers, which move only when
-// their winner moves, favour each other's input ports for good. The worm at
-// the front of that offer, and the port (`lost_port`); kNoMessage if none.
-uint32_t Router::frozen_switch_blocker(int in_vc, uint64_t now, int* lost_port) const {
-  const int ip = in_port_of(in_vc);
-  for (int32_t o : fanouts_[in_vc].outs) {
-    const int op = out_port_of(o);
-    uint64_t requests = 0;
-    for (uint64_t ports = occupied_ports_; ports; ports &= ports - 1) {
-      const int p = __builtin_ctzll(ports);
-      const int ivc = port_offer(p, now);
-      if (ivc >= 0 && (requested_outputs(ivc) & bit(op))) requests |= bit(p);
-    }
-    if (requests == 0) continue;
-    const int winner = first_set_from(requests, rr_[in_ports_ + op]);
-    if (winner != ip) {
-      *lost_port = op;
-      return in_[port_offer(winner, now)].q.front().msg;
-    }
-  }
-  return kNoMessage;
-}
-
-// A multidestination worm's body at the front of `in_vc`, in a frozen
-// network: it waits for a worm only where the switch stops it (a unicast
-// body waits for its own flits downstream, and so does this one on a branch
-// without a credit).
-void Router::add_fanout_body_wait(int in_vc, uint64_t now, std::vector<Wait>& w) const {
-  if (!fanout_can_send(in_vc, now)) return;
-  int lost = -1;
-  const uint32_t winner = frozen_switch_blocker(in_vc, now, &lost);
-  const uint32_t msg = in_[in_vc].q.front().msg;
-  if (winner != kNoMessage && winner != msg) w.push_back(Wait{in_port_of(in_vc), in_vc % vcs_, msg, winner, lost});
 }
 
 void Router::note_fanout_wait(int in_vc, const Flit& head, const FanoutWait& w, uint64_t cycles) {
