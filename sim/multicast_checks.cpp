@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "models/multicast/multicast_route.hpp"
 #include "schedules/multicast_plan.hpp"
@@ -38,6 +39,27 @@ struct SchemeUse {
   bool alone = true;                   // every worm of it alone in the network
   bool destinations_shared = false;    // with another multicast message that may be in the network with it
 };
+
+// Whether a message of another multicast scheme may be in the network with
+// each scheme's: in its barrier step, or, in eager mode, anywhere in the
+// schedule. To a scheme, another's worms are worms it does not order its
+// channels with, as unicast worms are (column-path worms are XY routes).
+std::map<std::string, bool> beside_other_schemes(const Config& cfg, const Schedule& s) {
+  std::map<std::string, bool> beside;
+  auto mark = [&](const std::set<std::string>& schemes) {
+    for (const auto& name : schemes) beside[name] = beside[name] || schemes.size() > 1;
+  };
+  std::set<std::string> all;
+  for (const auto& step : s.steps) {
+    std::set<std::string> here;
+    for (const auto& m : step)
+      if (m.is_multicast()) here.insert(m.scheme());
+    if (cfg.mode == ExecutionMode::Barrier) mark(here);
+    all.insert(here.begin(), here.end());
+  }
+  if (cfg.mode != ExecutionMode::Barrier) mark(all);
+  return beside;
+}
 
 // Whether each multicast message shares a destination with another multicast
 // message that may be in the network with it: one of its barrier step, or, in
@@ -93,9 +115,10 @@ std::vector<std::string> multicast_deadlock_risks(const Config& cfg, const Sched
     }
   std::vector<std::string> risks;
   const bool shared = shared_with_unicast(cfg, s);
+  const std::map<std::string, bool> others = beside_other_schemes(cfg, s);
   for (const auto& [name, use] : uses) {
     MulticastSetting setting{&topo, routing.get(), cfg.vcs};
-    setting.shared_with_unicast = shared;
+    setting.shared_with_unicast = shared || others.at(name);
     setting.alone = use.alone;
     // With several endpoints on a router a worm may eject at two of them in one visit, holding one while it
     // waits for the other; a worm that never left its router takes channel 0, the one of link 0.

@@ -54,9 +54,10 @@ std::optional<std::string> label_path_risk(const std::string& scheme, const Mult
   if (auto risk = absorbing_risk(scheme, s)) return risk;
   if (!s.shared_with_unicast) return std::nullopt;
   return scheme + " worms are deadlock-free among themselves (labels only grow on the high network and only " +
-         "shrink on the low one), but beside unicast worms on the same VCs a high worm, a low worm and two " +
-         "dimension-order unicast worms can close a cycle of channel dependencies (docs/multicast.md, " +
-         "\"Multicast schemes\"): run them without unicast traffic, or with network.allow_deadlock";
+         "shrink on the low one), but beside unicast worms or another scheme's worms on the same VCs a high " +
+         "worm, a low worm and two dimension-order worms (unicast, or column-path's) can close a cycle of channel " +
+         "dependencies (docs/multicast.md, \"Multicast schemes\"): run them without unicast traffic or other " +
+         "schemes beside them, or with network.allow_deadlock";
 }
 
 void require_hamiltonian_path(const std::string& scheme, const MulticastSetting& s) {

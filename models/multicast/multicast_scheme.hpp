@@ -23,8 +23,8 @@ struct MulticastSetting {
   const Topology* topology = nullptr;
   const RoutingFunction* routing = nullptr;
   int vcs = 1;
-  // Unicast worms (other steps of a schedule, background traffic) may share the
-  // VCs the multicast worms take. Path worms are deadlock-free among themselves
+  // Unicast worms (other steps of a schedule, background traffic), or worms of
+  // another multicast scheme, may share the VCs the multicast worms take. Path worms are deadlock-free among themselves
   // but not always beside unicast worms (docs/multicast.md, "Multicast schemes"):
   // deadlock_risk says so unless this is false.
   bool shared_with_unicast = true;

@@ -19,6 +19,15 @@ namespace {
 
 const std::string kLoad = "traffic={pattern: uniform, rate: 0.01, flits: 4, cycles: 200}";
 
+// The default config on `network` with the schedule tests/data/schedules/SCHEDULE, into TMP/OUT.
+Result run_test_schedule(const TempDir& tmp, const std::string& network, const std::string& schedule,
+                         const std::string& out) {
+  return run_wormsim({"run", default_config().string(), "--set", "network=" + network, "--set",
+                      "schedule.file=" + (data_dir() / "schedules" / schedule).string(), "--set",
+                      "run.watchdog_cycles=300", "--out", (tmp / out).string(), "--quiet"},
+                     tmp.path());
+}
+
 TEST(CliMulticast, TreeWormsBesideBackgroundTrafficAreRefusedUnlessAllowed) {
   TempDir tmp;
   const std::vector<std::string> base = {"run", default_config().string(), "--set",
@@ -124,12 +133,8 @@ TEST(CliMulticast, TreeWormsCrossedAtASwitchMoveOn) {
 // have no destination in common run as before.
 TEST(CliMulticast, PathWormsToCommonDestinationsOnSharedEjectionChannels) {
   TempDir tmp;
-  const std::string file = (data_dir() / "schedules" / "line4_path_worms_common_destinations.json").string();
   auto run = [&](const std::string& network, const std::string& out) {
-    return run_wormsim({"run", default_config().string(), "--set", "network=" + network, "--set",
-                        "schedule.file=" + file, "--set", "run.watchdog_cycles=500", "--out", (tmp / out).string(),
-                        "--quiet"},
-                       tmp.path());
+    return run_test_schedule(tmp, network, "line4_path_worms_common_destinations.json", out);
   };
   const Result refused = run("{topology: mesh, dims: [4]}", "refused");
   EXPECT_EXIT_CODE(refused, 1);
@@ -155,6 +160,28 @@ TEST(CliMulticast, PathWormsToCommonDestinationsOnSharedEjectionChannels) {
                                  tmp.path());
     EXPECT_EXIT_CODE(r, std::string(mode) == "barrier" ? 0 : 1);
   }
+}
+
+// To a scheme, another scheme's worms in the network with its own are worms
+// it does not order its channels with: column-path's XY worms beside dual-path
+// worms close the cycle XY unicast worms do (refused unless allowed, then the
+// watchdog's loop of the four).
+TEST(CliMulticast, AnotherSchemesWormsCountAsUnicastWorms) {
+  TempDir tmp;
+  auto run = [&](const std::string& allow, const std::string& out) {
+    return run_test_schedule(tmp, "{topology: mesh, dims: [3, 3], buffer_flits: 1" + allow + "}",
+                             "mesh3x3_dual_path_beside_column_path.json", out);
+  };
+  const Result refused = run("", "refused");
+  EXPECT_EXIT_CODE(refused, 1);
+  EXPECT_CONTAINS(refused.err, "step 1, message 1 (multicast: dual-path): dual-path worms are deadlock-free among "
+                               "themselves (labels only grow on the high network and only shrink on the low one), "
+                               "but beside unicast worms or another scheme's worms");
+  const Result allowed = run(", allow_deadlock: true", "allowed");
+  EXPECT_EXIT_CODE(allowed, 3);
+  const json a = load_json(tmp / "allowed" / "summary.json");
+  EXPECT_EQ(a.at("status"), "deadlock");
+  EXPECT_EQ(a.at("deadlock").size(), 4u) << a.at("deadlock").dump();
 }
 
 TEST(CliMulticast, CopiesCsvHasOneRowPerCopyWithItsOwnFigures) {
