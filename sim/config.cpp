@@ -10,6 +10,7 @@
 
 #include "schedules/input_file.hpp"
 #include "sim/config_reader.hpp"
+#include "sim/yaml_document.hpp"
 
 namespace wormsim {
 
@@ -121,20 +122,11 @@ Preparsed& preparsed() {
   return p;
 }
 
-// A config is one YAML document: a second one (after "---" or "...") was
-// dropped without a word, whatever it said.
-YAML::Node load_document(const std::string& text) {
-  std::vector<YAML::Node> docs = YAML::LoadAll(text);
-  if (docs.size() > 1)
-    throw YAML::ParserException(docs[1].Mark(), "a second YAML document; a config file holds one");
-  return docs.empty() ? YAML::Node() : docs[0];
-}
-
 // The tree of a config text: the preparsed one if it is of this text (taken:
 // load_config changes the tree it gets), else parsed now.
 YAML::Node parse_config_text(const std::string& text) {
   Preparsed& p = preparsed();
-  if (!p.root || p.text != text) return load_document(text);
+  if (!p.root || p.text != text) return load_single_document(text);
   YAML::Node root = *p.root;
   p.root.reset();
   p.text.clear();
@@ -147,7 +139,7 @@ void preparse_config(const std::string& path) {
   p.root.reset();
   try {
     p.text = read_input_file(path);
-    p.root.emplace(load_document(p.text));
+    p.root.emplace(load_single_document(p.text));
   } catch (const std::exception&) {  // load_config reports it, where it belongs
     p.text.clear();
     p.root.reset();

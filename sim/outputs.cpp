@@ -371,8 +371,11 @@ std::string human_summary(const RunReport& rep, const std::string& dir, const st
   os << "status:      " << m.status << "\n";
   os << "completion:  " << m.completion << " cycles\n";
   os << "TCD:         " << m.tcd << " hops (" << m.flit_hops << " flit-hops)\n";
-  os << "latency:     mean " << fixed(m.latency_mean, 2) << ", p50 " << m.latency_p50 << ", p99 " << m.latency_p99
-     << ", max " << m.latency_max << " cycles\n";
+  if (m.delivered == 0 && m.messages > 0)
+    os << "latency:     none (no message delivered)\n";
+  else
+    os << "latency:     mean " << fixed(m.latency_mean, 2) << ", p50 " << m.latency_p50 << ", p99 " << m.latency_p99
+       << ", max " << m.latency_max << " cycles\n";
   os << "contention:  step " << m.step_contention.cycles << " cycles (" << m.step_contention.messages
      << " msgs), depth " << m.depth_contention.cycles << " cycles (" << m.depth_contention.messages
      << " msgs), port wait " << m.port_wait.cycles << " cycles\n";

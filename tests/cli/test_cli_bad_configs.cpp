@@ -33,6 +33,7 @@ const std::vector<BadConfig>& bad_configs() {
       {"InvalidYaml", "invalid_yaml.yaml", {}, {"error: @: not valid YAML (line 4): "}},
       {"TwoDocuments", "two_documents.yaml", {},
        {"error: @: not valid YAML (line 5): a second YAML document; a config file holds one"}},
+      {"StrayComma", "stray_comma.yaml", {}, {"error: @: not valid YAML (line 2): unexpected ',' outside any key or value"}},
       {"TopLevelList", "top_level_list.yaml", {}, {"error: @: (top level) (line 1): expected a mapping"}},
       {"EmptyFile", "empty.yaml", {}, {"error: @: network: missing (expected topology, dims, ...)"}},
       {"UnknownTopLevelKey", "unknown_top_key.yaml", {},

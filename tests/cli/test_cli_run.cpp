@@ -359,6 +359,12 @@ TEST(CliRun, CycleLimitStopsTheRun) {
   EXPECT_EQ(s.at("status"), "cycle_limit");
   EXPECT_LT(s.at("metrics").at("delivered").get<int>(), 15);
   EXPECT_EQ(s.at("config").at("run").at("max_cycles"), 50);
+  EXPECT_CONTAINS(r.out, "latency:     mean ");  // 3 of 15 delivered by cycle 50
+  const Result none = run_wormsim(
+      {"run", default_config().string(), "--set", "run.max_cycles=5", "--out", (tmp / "none").string()}, tmp.path());
+  EXPECT_EXIT_CODE(none, 3);
+  EXPECT_CONTAINS(none.out, "latency:     none (no message delivered)\n");
+  EXPECT_EQ(none.out.find("mean 0.00"), std::string::npos) << none.out;
 }
 
 TEST(CliRun, UnwritableOutputFolderIsAnInputError) {
