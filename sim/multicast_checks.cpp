@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <utility>
 
 #include "models/multicast/multicast_route.hpp"
 #include "schedules/multicast_plan.hpp"
@@ -40,54 +41,43 @@ struct SchemeUse {
   bool destinations_shared = false;    // with another multicast message that may be in the network with it
 };
 
-// Whether a message of another multicast scheme may be in the network with
-// each scheme's: in its barrier step, or, in eager mode, anywhere in the
-// schedule. To a scheme, another's worms are worms it does not order its
-// channels with, as unicast worms are (column-path worms are XY routes).
-std::map<std::string, bool> beside_other_schemes(const Config& cfg, const Schedule& s) {
-  std::map<std::string, bool> beside;
-  auto mark = [&](const std::set<std::string>& schemes) {
-    for (const auto& name : schemes) beside[name] = beside[name] || schemes.size() > 1;
-  };
-  std::set<std::string> all;
-  for (const auto& step : s.steps) {
-    std::set<std::string> here;
-    for (const auto& m : step)
-      if (m.is_multicast()) here.insert(m.scheme());
-    if (cfg.mode == ExecutionMode::Barrier) mark(here);
-    all.insert(here.begin(), here.end());
+// The groups of multicast messages (step, index) that may be in the network
+// together: each barrier step's, or, in eager mode, all of them (repetitions
+// never overlap: one due while the previous runs starts when it completes).
+using MessageAt = std::pair<size_t, size_t>;
+std::vector<std::vector<MessageAt>> coexisting_multicasts(const Config& cfg, const Schedule& s) {
+  std::vector<std::vector<MessageAt>> groups;
+  for (size_t st = 0; st < s.steps.size(); ++st) {
+    if (cfg.mode == ExecutionMode::Barrier || groups.empty()) groups.emplace_back();
+    for (size_t i = 0; i < s.steps[st].size(); ++i)
+      if (s.steps[st][i].is_multicast()) groups.back().emplace_back(st, i);
   }
-  if (cfg.mode != ExecutionMode::Barrier) mark(all);
+  return groups;
+}
+
+// Whether a message of another scheme may be in the network with each
+// scheme's. To a scheme, another's worms are worms it does not order its
+// channels with, as unicast worms are (column-path worms are XY routes).
+std::map<std::string, bool> beside_other_schemes(const Schedule& s, const std::vector<std::vector<MessageAt>>& groups) {
+  std::map<std::string, bool> beside;
+  for (const auto& group : groups) {
+    std::set<std::string> schemes;
+    for (const auto& [st, i] : group) schemes.insert(s.steps[st][i].scheme());
+    for (const auto& name : schemes) beside[name] = beside[name] || schemes.size() > 1;
+  }
   return beside;
 }
 
-// Whether each multicast message shares a destination with another multicast
-// message that may be in the network with it: one of its barrier step, or, in
-// eager mode, any (repetitions never overlap: one due while the previous runs
-// starts when it completes).
-std::vector<std::vector<bool>> shares_destinations(const Config& cfg, const Schedule& s) {
-  const bool by_step = cfg.mode == ExecutionMode::Barrier;
+// Whether each multicast message shares a destination with another of its group.
+std::vector<std::vector<bool>> shares_destinations(const Schedule& s, const std::vector<std::vector<MessageAt>>& groups) {
   std::vector<std::vector<bool>> shared(s.steps.size());
-  std::map<int, int> uses;  // destination -> multicast messages to it, within the scope
-  auto count = [&](size_t st) {
-    for (const auto& m : s.steps[st])
-      if (m.is_multicast())
-        for (int d : m.dsts()) ++uses[d];
-  };
-  auto mark = [&](size_t st) {
-    shared[st].assign(s.steps[st].size(), false);
-    for (size_t i = 0; i < s.steps[st].size(); ++i)
-      if (s.steps[st][i].is_multicast())
-        for (int d : s.steps[st][i].dsts()) shared[st][i] = shared[st][i] || uses[d] > 1;
-  };
-  if (!by_step)
-    for (size_t st = 0; st < s.steps.size(); ++st) count(st);
-  for (size_t st = 0; st < s.steps.size(); ++st) {
-    if (by_step) {
-      uses.clear();
-      count(st);
-    }
-    mark(st);
+  for (size_t st = 0; st < s.steps.size(); ++st) shared[st].assign(s.steps[st].size(), false);
+  for (const auto& group : groups) {
+    std::map<int, int> uses;  // destination -> messages of the group to it
+    for (const auto& [st, i] : group)
+      for (int d : s.steps[st][i].dsts()) ++uses[d];
+    for (const auto& [st, i] : group)
+      for (int d : s.steps[st][i].dsts()) shared[st][i] = shared[st][i] || uses[d] > 1;
   }
   return shared;
 }
@@ -103,7 +93,8 @@ std::vector<std::string> multicast_deadlock_risks(const Config& cfg, const Sched
   const auto routing = make_routing(cfg.routing, topo, cfg.vcs);
   MulticastPlanner planner(topo, routing.get(), cfg.vcs);
   std::map<std::string, SchemeUse> uses;
-  const std::vector<std::vector<bool>> shared_dsts = shares_destinations(cfg, s);
+  const std::vector<std::vector<MessageAt>> groups = coexisting_multicasts(cfg, s);
+  const std::vector<std::vector<bool>> shared_dsts = shares_destinations(s, groups);
   for (size_t st = 0; st < s.steps.size(); ++st)
     for (size_t i = 0; i < s.steps[st].size(); ++i) {
       const ScheduledMessage& m = s.steps[st][i];
@@ -115,7 +106,7 @@ std::vector<std::string> multicast_deadlock_risks(const Config& cfg, const Sched
     }
   std::vector<std::string> risks;
   const bool shared = shared_with_unicast(cfg, s);
-  const std::map<std::string, bool> others = beside_other_schemes(cfg, s);
+  const std::map<std::string, bool> others = beside_other_schemes(s, groups);
   for (const auto& [name, use] : uses) {
     MulticastSetting setting{&topo, routing.get(), cfg.vcs};
     setting.shared_with_unicast = shared || others.at(name);
