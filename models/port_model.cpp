@@ -39,6 +39,7 @@ bool parse_port_model(const std::string& text, PortModel& out) {
   // "3-port"
   const auto dash = text.find("-port");
   if (dash == std::string::npos || dash == 0 || dash + 5 != text.size() || dash > 4) return false;
+  if (text[0] == '0') return false;  // "02-port" is not a spelling of 2-port
   for (size_t i = 0; i < dash; ++i)
     if (!std::isdigit(static_cast<unsigned char>(text[i]))) return false;
   out.kind = PortKind::KPort;

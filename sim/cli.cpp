@@ -45,6 +45,31 @@ const CLI::Validator kAFolder(
     [](std::string& text) { return text.empty() ? std::string("expected a folder, got an empty path") : std::string(); },
     "", "a folder");
 
+// --dims 8,8 or --dims 8 8. CLI11's own ',' split drops empty entries, so
+// "4," would quietly be a one-dimensional network: the split is done here.
+CLI::Option* add_dims_option(CLI::App& cmd, std::vector<int>& dims, const std::string& help) {
+  return cmd
+      .add_option_function<std::vector<std::string>>(
+          "--dims,-d",
+          [&dims](const std::vector<std::string>& words) {
+            dims.clear();
+            for (const auto& word : words) {
+              for (size_t from = 0, to = 0; from <= word.size(); from = to + 1) {
+                to = std::min(word.find(',', from), word.size());
+                const std::string entry = word.substr(from, to - from);
+                int radix = 0;
+                if (entry.empty() || !CLI::detail::lexical_cast(entry, radix))
+                  throw CLI::ValidationError("--dims", "expected a radix (an integer) in each ','-separated entry, got '" +
+                                                           word + "'");
+                dims.push_back(radix);
+              }
+            }
+          },
+          help)
+      ->required()
+      ->type_name("INT");
+}
+
 void setup_logging(const std::string& level) {
   auto logger = spdlog::stderr_color_mt("wormsim");
   logger->set_pattern("[%l] %v");
@@ -184,9 +209,7 @@ int dispatch(int argc, char** argv) {
   gen_cmd->add_option("--algorithm,-a", gen.algorithm, "Algorithm name (see `wormsim algorithms`)")->required();
   gen_cmd->footer("Algorithms: " + generator_names() + "\n(one line each: wormsim algorithms)");
   gen_cmd->add_option("--topology,-t", gen.topology, topology_names_text());
-  gen_cmd->add_option("--dims,-d", gen.dims, "Radix per dimension, e.g. --dims 8 8; hypercube: --dims D")
-      ->required()
-      ->delimiter(',');
+  add_dims_option(*gen_cmd, gen.dims, "Radix per dimension, e.g. --dims 8 8 or 8,8; hypercube: --dims D");
   gen_cmd->add_option("--source,-s", gen.source, "Source node: id, coordinates (1,2) or eye (default 0)");
   gen_cmd->add_option("--orientation", gen.orientation, "Eye algorithms: paper or best")
       ->check(CLI::IsMember({"paper", "best"}));
@@ -201,7 +224,7 @@ int dispatch(int argc, char** argv) {
       "survey", "Static figures (steps, messages, TCD, step contention) of an algorithm from every source");
   survey_cmd->add_option("--algorithm,-a", survey.algorithm, "Algorithm name (see `wormsim algorithms`)")->required();
   survey_cmd->add_option("--topology,-t", survey.topology, topology_names_text());
-  survey_cmd->add_option("--dims,-d", survey.dims, "Radix per dimension; hypercube: D")->required()->delimiter(',');
+  add_dims_option(*survey_cmd, survey.dims, "Radix per dimension; hypercube: D");
   survey_cmd->add_option("--orientation", survey.orientation, "Eye algorithms: paper or best")
       ->check(CLI::IsMember({"paper", "best"}));
   survey_cmd->add_option("--param", survey.params, "Algorithm-specific name=value, repeatable");

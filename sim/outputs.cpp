@@ -358,6 +358,24 @@ void write_csv_outputs(OutputSet& set, const RunReport& rep) {
   set.wait_background();
 }
 
+namespace {
+
+// A multicast message is one message of the schedule and one worm or more in
+// the network (metrics.messages counts worms): both are said when they differ.
+// Background traffic alone has no schedule messages: metrics.messages counts
+// the generated ones.
+std::string schedule_messages_text(const RunReport& rep) {
+  if (rep.schedule->num_messages() == 0) return std::to_string(rep.metrics.messages) + " messages";
+  const long long repetitions = rep.repetitions ? rep.repetitions->spec.count : 1;
+  const long long messages = static_cast<long long>(rep.schedule->num_messages()) * repetitions;
+  const long long worms = static_cast<long long>(rep.metrics.messages);
+  std::string text = std::to_string(messages) + " messages";
+  if (worms != messages) text += " as " + std::to_string(worms) + " worms";
+  return text;
+}
+
+}  // namespace
+
 std::string human_summary(const RunReport& rep, const std::string& dir, const std::vector<OutputFile>& files) {
   const RunMetrics& m = rep.metrics;
   const Config& c = *rep.config;
@@ -365,7 +383,7 @@ std::string human_summary(const RunReport& rep, const std::string& dir, const st
   os << "wormsim " << kWormsimVersion << ": " << c.topology.describe() << ", " << c.ports.describe() << ", "
      << c.vcs << " VC x " << c.buffer_flits << " flits, " << to_string(c.mode) << " mode\n";
   os << "schedule:    " << (rep.schedule->name.empty() ? "(unnamed)" : rep.schedule->name) << " ("
-     << rep.schedule->steps.size() << " steps, " << m.messages << " messages";
+     << rep.schedule->steps.size() << " steps, " << schedule_messages_text(rep);
   if (rep.repetitions) os << " in " << rep.repetitions->spec.count << " repetitions";
   os << ")\n";
   os << "status:      " << m.status << "\n";

@@ -114,6 +114,9 @@ const std::vector<BadConfig>& bad_configs() {
       {"RoutingWithNothingAfterColon", "", {"--set", "network.routing='dimension-order:'"},
        {"error: @: network.routing (from --set): routing function \"dimension-order:\" has nothing after ':' (write "
         "\"dimension-order\" alone, or \"dimension-order:OPTION\")"}},
+      {"PortModelWithLeadingZero", "", {"--set", "network.port_model=02-port"},
+       {"error: @: network.port_model (from --set): expected one-port, all-port, k-port or N-port (e.g. 2-port), got "
+        "\"02-port\""}},
       // --set problems, on the default config.
       {"SetListEntryBeyondTheList", "", {"--set", "network.dims[2]=8"},
        {"error: --set network.dims[2]=8: dims has no entry 2 (--set changes a list's existing entries; the list has 2)"}},

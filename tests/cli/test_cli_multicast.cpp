@@ -215,4 +215,28 @@ TEST(CliMulticast, CopiesCsvHasOneRowPerCopyWithItsOwnFigures) {
   EXPECT_EQ(flits.at("flits_injected"), flits.at("flits_ejected"));
 }
 
+// The human summary counts the schedule's messages and, where they differ, the
+// worms they travel as (a dual-path broadcast from the middle is two worms).
+TEST(CliMulticast, HumanSummarySaysMessagesAndWorms) {
+  TempDir tmp;
+  const auto run = [&](const std::vector<std::string>& extra) {
+    std::vector<std::string> args{"run", default_config().string(), "--set", "schedule.file=null",
+                                  "--set", "schedule.source=eye", "--out", (tmp / "o").string()};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run_wormsim(args, tmp.path());
+  };
+  const Result once = run({"--set", "schedule.algorithm=dual-path"});
+  EXPECT_EXIT_CODE(once, 0);
+  EXPECT_CONTAINS(once.out, "(1 steps, 1 messages as 2 worms)\n");
+  const json s = json::parse(read_file(tmp / "o" / "summary.json"));
+  EXPECT_EQ(s.at("schedule").at("messages"), 1);
+  EXPECT_EQ(s.at("metrics").at("messages"), 2);
+  const Result repeated = run({"--set", "schedule.algorithm=dual-path", "--set", "schedule.repeat.count=3"});
+  EXPECT_EXIT_CODE(repeated, 0);
+  EXPECT_CONTAINS(repeated.out, "(1 steps, 3 messages as 6 worms in 3 repetitions)\n");
+  const Result unicast = run({"--set", "schedule.algorithm=eye"});
+  EXPECT_EXIT_CODE(unicast, 0);
+  EXPECT_CONTAINS(unicast.out, "(4 steps, 15 messages)\n");
+}
+
 }  // namespace

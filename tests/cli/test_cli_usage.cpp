@@ -84,6 +84,30 @@ TEST(CliUsage, GenerateWithoutDims) {
   EXPECT_EXIT_CODE(r, 2);
 }
 
+// CLI11's own ',' split drops empty entries: "4," was a one-dimensional mesh.
+TEST(CliUsage, GenerateDimsWithAnEmptyEntryIsUsage) {
+  for (const char* dims : {"4,", "4,,4", ",4", "4,x"}) {
+    const Result r = run_in_tmp({"schedule", "generate", "-a", "eye", "-d", dims});
+    EXPECT_EXIT_CODE(r, 2);
+    EXPECT_CONTAINS(r.err, std::string("--dims: expected a radix (an integer) in each ','-separated entry, got '") +
+                               dims + "'");
+    EXPECT_EQ(r.out, "");
+  }
+  const Result survey = run_in_tmp({"schedule", "survey", "-a", "eye", "-d", "4,"});
+  EXPECT_EXIT_CODE(survey, 2);
+  EXPECT_CONTAINS(survey.err, "--dims: expected a radix (an integer) in each ','-separated entry, got '4,'");
+}
+
+TEST(CliUsage, GenerateDimsCommasOrWordsAreTheSame) {
+  const Result commas = run_in_tmp({"schedule", "generate", "-a", "binomial", "-d", "4,8"});
+  const Result words = run_in_tmp({"schedule", "generate", "-a", "binomial", "-d", "4", "8"});
+  const Result both = run_in_tmp({"schedule", "generate", "-a", "binomial", "-d", "4", "-d", "8"});
+  EXPECT_EXIT_CODE(commas, 0);
+  EXPECT_CONTAINS(commas.out, "\"dims\":[4,8]");
+  EXPECT_EQ(commas.out, words.out);
+  EXPECT_EQ(commas.out, both.out);
+}
+
 TEST(CliUsage, GenerateBadParamSyntax) {
   const Result r = run_in_tmp({"schedule", "generate", "-a", "eye", "-d", "4,4", "--param", "novalue"});
   EXPECT_EXIT_CODE(r, 2);
