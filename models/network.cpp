@@ -678,9 +678,8 @@ std::unordered_map<uint32_t, FlitTrace> Network::loop_members(const WaitGraph& g
   return members;
 }
 
-uint64_t Network::lasting_wait_period() const {
-  const uint64_t slack = 64 + 4 * static_cast<uint64_t>(ctx_.timing.credit_round_trip());
-  return std::max<uint64_t>(params_.watchdog_cycles, slack);
+uint64_t Network::lasting_wait_floor() const {
+  return 64 + 4 * static_cast<uint64_t>(ctx_.timing.credit_round_trip());
 }
 
 std::vector<uint32_t> Network::by_id(std::vector<uint32_t> slots) const {

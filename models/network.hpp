@@ -173,14 +173,14 @@ class Network : public sc_core::sc_module {
   uint64_t watchdog_cycles() const { return params_.watchdog_cycles; }
   // For a run in which other worms keep moving, so that the watchdog never sees
   // the network fall quiet (a measured load, sim/load_deadlock_watch.hpp),
-  // called every lasting_wait_period() cycles: true when some loop of waits
+  // called every so many cycles (at least lasting_wait_floor()): true when some loop of waits
   // has lasted since the previous call, each of its edges unchanged (the same
   // message's header in the same VC, waiting for the same worm) and none of
   // its worms' flits moved. That loop is then deadlock_cycle().
   bool lasting_wait_cycle(uint64_t now);
-  // run.watchdog_cycles, but long enough that a worm waiting for a flit or a
-  // credit on its way has moved by the next call.
-  uint64_t lasting_wait_period() const;
+  // The fewest cycles between two calls of lasting_wait_cycle: long enough
+  // that a worm waiting for a flit or a credit on its way has moved by the next.
+  uint64_t lasting_wait_floor() const;
   // True when no buffer holds more than its capacity and flit counts add up.
   bool buffers_consistent() const;
   // Every buffer's credit times are in FIFO order, due within credit_delay, and match its cached copies.

@@ -23,7 +23,7 @@ const ParamSection kRunParams{
          .by_default(100000)
          .range("0..2^62")
          .in("cycles")
-         .describe("stop with status deadlock or no_progress after this many cycles without a flit moving (while a measured load run offers traffic, also when a loop of waits and its worms' flits stay unchanged this long); 0 disables"),
+         .describe("stop with status deadlock or no_progress after this many cycles without a flit moving (while a measured load run offers traffic, also when a loop of waits and its worms' flits stay unchanged this long, or a third of traffic.drain_cycles if less); 0 disables"),
      // Not echoed: the same run with and without the fast paths gives the same bytes.
      P::boolean("fast_paths")
          .by_default(true)

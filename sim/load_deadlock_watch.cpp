@@ -1,5 +1,7 @@
 #include "sim/load_deadlock_watch.hpp"
 
+#include <algorithm>
+
 #include "models/network.hpp"
 
 namespace wormsim {
@@ -10,8 +12,12 @@ void LoadDeadlockWatch::start(Network& net, uint64_t now) {
 
 void LoadDeadlockWatch::after_interfaces(Network& net, uint64_t now) {
   if (load_.finished() || now + 1 < next_look_) return;
-  next_look_ = now + 1 + net.lasting_wait_period();
+  next_look_ = now + 1 + period(net);
   deadlocked_ = net.lasting_wait_cycle(now);
+}
+
+uint64_t LoadDeadlockWatch::period(const Network& net) const {
+  return std::max(net.lasting_wait_floor(), std::min(net.watchdog_cycles(), drain_cap_ / 3));
 }
 
 }  // namespace wormsim

@@ -5,12 +5,13 @@
 // deadlock among some of the worms then went unseen: a schedule's kept the
 // load on until run.max_cycles, the background's own stopped the run as
 // saturated. So while the load is offered, this looks at cycle 0 and every
-// Network::lasting_wait_period() cycles after (run.watchdog_cycles, or more
-// with long delays) for a loop of waits unchanged since its last look, none of
-// whose worms' flits has moved (Network::lasting_wait_cycle), and the run
-// stops as deadlock at the first look that finds one. Off with the watchdog
-// (run.watchdog_cycles: 0). A traffic.cycles run ends its load on its own,
-// and the watchdog then sees what is stuck.
+// period() cycles after for a loop of waits unchanged since its last look,
+// none of whose worms' flits has moved (Network::lasting_wait_cycle), and the
+// run stops as deadlock at the first look that finds one. A loop needs two
+// looks, so the period is at most a third of the drain cap: a loop formed by
+// the window's end is found before the cap would stop the run as saturated.
+// Off with the watchdog (run.watchdog_cycles: 0). A traffic.cycles run ends
+// its load on its own, and the watchdog then sees what is stuck.
 #pragma once
 
 #include <cstdint>
@@ -23,7 +24,8 @@ namespace wormsim {
 class LoadDeadlockWatch : public TrafficSource {
  public:
   // `load`: the background traffic, looked after while it offers packets.
-  explicit LoadDeadlockWatch(const TrafficSource& load) : load_(load) {}
+  // `drain_cap`: traffic.drain_cycles.
+  LoadDeadlockWatch(const TrafficSource& load, uint64_t drain_cap) : load_(load), drain_cap_(drain_cap) {}
 
   void start(Network& net, uint64_t now) override;
   void after_routers(Network&, uint64_t) override {}
@@ -34,7 +36,13 @@ class LoadDeadlockWatch : public TrafficSource {
   bool deadlocked() const override { return deadlocked_; }
 
  private:
+  // run.watchdog_cycles or a third of the drain cap, whichever is less, but
+  // never below Network::lasting_wait_floor() (longer than any flit
+  // or credit takes).
+  uint64_t period(const Network& net) const;
+
   const TrafficSource& load_;
+  uint64_t drain_cap_;
   uint64_t next_look_ = kNever;  // the next look's cycle + 1
   bool deadlocked_ = false;
 };

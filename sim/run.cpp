@@ -467,7 +467,7 @@ int run_loaded(const RunOptions& opts, RunInputs& in, std::chrono::steady_clock:
   // ends the load, and the watchdog then sees what is stuck.
   std::unique_ptr<LoadDeadlockWatch> deadlock_watch;
   if (window) {
-    deadlock_watch = std::make_unique<LoadDeadlockWatch>(*background);
+    deadlock_watch = std::make_unique<LoadDeadlockWatch>(*background, cfg.window.drain);
     net.add_traffic(deadlock_watch.get());
   }
   // Last of the sources: it recycles what the others have seen delivered this

@@ -148,6 +148,42 @@ TEST(LoadWindow, ADeadlockUnderTheLoadStopsTheRunAsDeadlock) {
   EXPECT_EQ(summary_of(tmp / "off").at("status"), "saturated");
 }
 
+// With the default run.watchdog_cycles (100,000) the looks would have fallen at
+// cycles 0 and 100,000, after the drain cap (cycle 11,099): the run stopped as
+// saturated. A loop needs two looks, so they come every third of the drain cap
+// (10 x 1000 cycles) at most: at 3333 the loop is seen, at 6666 it is stuck.
+TEST(LoadWindow, ADeadlockUnderTheLoadIsFoundBeforeTheDrainCap) {
+  TempDir tmp;
+  write_file(tmp / "ring.yaml",
+             "network: {topology: ring, dims: [8], vcs: 1, buffer_flits: 2, allow_deadlock: true}\n"
+             "traffic: {pattern: uniform, rate: 0.3, flits: 16, warmup_cycles: 100, measure_cycles: 1000}\n"
+             "output: {host_timing: false}\n");
+  std::string bytes[2];
+  for (int fast = 0; fast < 2; ++fast) {
+    const fs::path out = tmp / (fast ? "fast" : "slow");
+    const Result r = run_wormsim({"run", (tmp / "ring.yaml").string(), "--quiet", "--out", out.string(), "--set",
+                                  std::string("run.fast_paths=") + (fast ? "true" : "false")},
+                                 tmp.path(), 60);
+    EXPECT_EXIT_CODE(r, 3);
+    EXPECT_CONTAINS(r.err, "run stopped: deadlock at cycle 6666 with");
+    EXPECT_EQ(summary_of(out).at("status"), "deadlock");
+    bytes[fast] = read_file(out / "summary.json") + read_file(out / "messages.csv");
+  }
+  EXPECT_EQ(bytes[0], bytes[1]) << "the same bytes with and without the fast paths";
+  // A watchdog shorter than a third of the cap sets the period itself.
+  const Result shorter = run_wormsim({"run", (tmp / "ring.yaml").string(), "--quiet", "--out", (tmp / "w").string(),
+                                      "--set", "run.watchdog_cycles=500"},
+                                     tmp.path(), 60);
+  EXPECT_CONTAINS(shorter.err, "run stopped: deadlock at cycle 1000 with");
+  // A drain cap of 3 x 200 cycles: looks at 0, 200, 400, ...; the loop is stuck by 800.
+  const Result short_cap = run_wormsim({"run", (tmp / "ring.yaml").string(), "--quiet", "--out", (tmp / "c").string(),
+                                        "--set", "traffic.drain_cycles=600"},
+                                       tmp.path(), 60);
+  EXPECT_EXIT_CODE(short_cap, 3);
+  EXPECT_CONTAINS(short_cap.err, "run stopped: deadlock at cycle 800 with");
+  EXPECT_EQ(summary_of(tmp / "c").at("status"), "deadlock");
+}
+
 // A loop of waits can last while its worms move: one worm whose route goes
 // back over links it holds (it fits in the buffers ahead, so it waits for its
 // own tail), beside a background packet, both waiting for credits that take
