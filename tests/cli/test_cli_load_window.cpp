@@ -110,26 +110,28 @@ TEST(LoadWindow, SaturatedRunSaysSoAndExitsZero) {
   EXPECT_EQ(s.at("metrics").at("completion_cycles"), 899);  // the run stopped after cycle 600 + 300 - 1
 }
 
-// Dimension order on a ring with one VC deadlocks under heavy load, and the
-// worms still free keep the network busy: the watchdog never fired, and the
-// run stopped at the drain cap as saturated (cycle 11,099). While the load is
-// offered the run looks for a loop of waits every run.watchdog_cycles (here at
-// cycles 0, 500, 1000): the loop seen at 500 is unchanged at 1000, none of its
-// worms' flits moved, and the run stops as deadlock.
-TEST(LoadWindow, ADeadlockUnderTheLoadStopsTheRunAsDeadlock) {
-  TempDir tmp;
+namespace {
+
+// Dimension order on an 8-ring with one VC deadlocks under heavy uniform load.
+void write_deadlocking_ring(const TempDir& tmp) {
   write_file(tmp / "ring.yaml",
              "network: {topology: ring, dims: [8], vcs: 1, buffer_flits: 2, allow_deadlock: true}\n"
              "traffic: {pattern: uniform, rate: 0.3, flits: 16, warmup_cycles: 100, measure_cycles: 1000}\n"
-             "run: {watchdog_cycles: 500}\noutput: {host_timing: false}\n");
+             "output: {host_timing: false}\n");
+}
+
+// Runs ring.yaml with `sets`, fast paths on and off: each stops as deadlock at
+// `cycle` with a loop of waits in summary.json, and both give the same bytes.
+void expect_deadlock_fast_and_slow(const TempDir& tmp, const std::vector<std::string>& sets, int cycle) {
   std::string bytes[2];
   for (int fast = 0; fast < 2; ++fast) {
     const fs::path out = tmp / (fast ? "fast" : "slow");
-    const Result r = run_wormsim({"run", (tmp / "ring.yaml").string(), "--quiet", "--out", out.string(), "--set",
-                                  std::string("run.fast_paths=") + (fast ? "true" : "false")},
-                                 tmp.path(), 60);
+    std::vector<std::string> args{"run", (tmp / "ring.yaml").string(), "--quiet", "--out", out.string(), "--set",
+                                  std::string("run.fast_paths=") + (fast ? "true" : "false")};
+    for (const auto& set : sets) args.insert(args.end(), {"--set", set});
+    const Result r = run_wormsim(args, tmp.path(), 60);
     EXPECT_EXIT_CODE(r, 3);
-    EXPECT_CONTAINS(r.err, "run stopped: deadlock at cycle 1000 with");
+    EXPECT_CONTAINS(r.err, "run stopped: deadlock at cycle " + std::to_string(cycle) + " with");
     const json s = summary_of(out);
     EXPECT_EQ(s.at("status"), "deadlock");
     EXPECT_EQ(s.at("load").at("saturated"), false);
@@ -140,12 +142,26 @@ TEST(LoadWindow, ADeadlockUnderTheLoadStopsTheRunAsDeadlock) {
     bytes[fast] = read_file(out / "summary.json") + read_file(out / "messages.csv");
   }
   EXPECT_EQ(bytes[0], bytes[1]) << "the same bytes with and without the fast paths";
+}
+
+}  // namespace
+
+// The worms still free keep the network busy: the watchdog never fired, and
+// the run stopped at the drain cap as saturated (cycle 11,099). While the load
+// is offered the run looks for a loop of waits every run.watchdog_cycles (here
+// at cycles 0, 500, 1000): the loop seen at 500 is unchanged at 1000, none of
+// its worms' flits moved, and the run stops as deadlock.
+TEST(LoadWindow, ADeadlockUnderTheLoadStopsTheRunAsDeadlock) {
+  TempDir tmp;
+  write_deadlocking_ring(tmp);
+  expect_deadlock_fast_and_slow(tmp, {"run.watchdog_cycles=500"}, 1000);
   // With the watchdog off nothing looks: the window does not drain, and the run stops at its cap.
   const Result off = run_wormsim({"run", (tmp / "ring.yaml").string(), "--quiet", "--out", (tmp / "off").string(),
                                   "--set", "run.watchdog_cycles=0"},
                                  tmp.path(), 60);
   EXPECT_EXIT_CODE(off, 0);
   EXPECT_EQ(summary_of(tmp / "off").at("status"), "saturated");
+  EXPECT_EQ(summary_of(tmp / "off").at("metrics").at("completion_cycles"), 11099);
 }
 
 // With the default run.watchdog_cycles (100,000) the looks would have fallen at
@@ -154,34 +170,10 @@ TEST(LoadWindow, ADeadlockUnderTheLoadStopsTheRunAsDeadlock) {
 // (10 x 1000 cycles) at most: at 3333 the loop is seen, at 6666 it is stuck.
 TEST(LoadWindow, ADeadlockUnderTheLoadIsFoundBeforeTheDrainCap) {
   TempDir tmp;
-  write_file(tmp / "ring.yaml",
-             "network: {topology: ring, dims: [8], vcs: 1, buffer_flits: 2, allow_deadlock: true}\n"
-             "traffic: {pattern: uniform, rate: 0.3, flits: 16, warmup_cycles: 100, measure_cycles: 1000}\n"
-             "output: {host_timing: false}\n");
-  std::string bytes[2];
-  for (int fast = 0; fast < 2; ++fast) {
-    const fs::path out = tmp / (fast ? "fast" : "slow");
-    const Result r = run_wormsim({"run", (tmp / "ring.yaml").string(), "--quiet", "--out", out.string(), "--set",
-                                  std::string("run.fast_paths=") + (fast ? "true" : "false")},
-                                 tmp.path(), 60);
-    EXPECT_EXIT_CODE(r, 3);
-    EXPECT_CONTAINS(r.err, "run stopped: deadlock at cycle 6666 with");
-    EXPECT_EQ(summary_of(out).at("status"), "deadlock");
-    bytes[fast] = read_file(out / "summary.json") + read_file(out / "messages.csv");
-  }
-  EXPECT_EQ(bytes[0], bytes[1]) << "the same bytes with and without the fast paths";
-  // A watchdog shorter than a third of the cap sets the period itself.
-  const Result shorter = run_wormsim({"run", (tmp / "ring.yaml").string(), "--quiet", "--out", (tmp / "w").string(),
-                                      "--set", "run.watchdog_cycles=500"},
-                                     tmp.path(), 60);
-  EXPECT_CONTAINS(shorter.err, "run stopped: deadlock at cycle 1000 with");
+  write_deadlocking_ring(tmp);
+  expect_deadlock_fast_and_slow(tmp, {}, 6666);
   // A drain cap of 3 x 200 cycles: looks at 0, 200, 400, ...; the loop is stuck by 800.
-  const Result short_cap = run_wormsim({"run", (tmp / "ring.yaml").string(), "--quiet", "--out", (tmp / "c").string(),
-                                        "--set", "traffic.drain_cycles=600"},
-                                       tmp.path(), 60);
-  EXPECT_EXIT_CODE(short_cap, 3);
-  EXPECT_CONTAINS(short_cap.err, "run stopped: deadlock at cycle 800 with");
-  EXPECT_EQ(summary_of(tmp / "c").at("status"), "deadlock");
+  expect_deadlock_fast_and_slow(tmp, {"traffic.drain_cycles=600"}, 800);
 }
 
 // A loop of waits can last while its worms move: one worm whose route goes
